@@ -1,0 +1,1 @@
+"""Benchmark workloads for `python -m game.bench`."""

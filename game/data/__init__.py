@@ -1,0 +1,1 @@
+"""Rules content as validated TOML data."""
