@@ -1,0 +1,152 @@
+"""A random-legal agent: picks uniformly among sampled legal decisions (a baseline and a fuzzer)."""
+from __future__ import annotations
+
+import math
+import random
+
+from game.core.actions import (
+    Action,
+    Activate,
+    Aim,
+    Alert,
+    ChooseInitiative,
+    ComplexTask,
+    DeclineInterrupt,
+    DeclineMedKit,
+    Deploy,
+    EndActivation,
+    IllegalAction,
+    Interrupt,
+    Move,
+    Order,
+    Rally,
+    Recover,
+    Reload,
+    UseItem,
+)
+from game.core.polygon import polygon_bounds
+from game.core.rules import eligible_units, remaining, validate
+from game.core.state import GameState, ModelState, Phase
+from game.core.stats import move_allowance
+
+
+class RandomAgent:
+    """Chooses a random legal decision for the side that must decide (STYLE habit 7: just another player).
+
+    Its own random.Random is separate from the game's PRNG: its choices are recorded as Actions, so
+    replays never need it."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState) -> Action:
+        ph = state.phase
+        if ph is Phase.DEPLOY:
+            return self._deploy(state)
+        if ph is Phase.INITIATIVE:
+            return ChooseInitiative(state.deciding, self.rng.random() < 0.7)
+        if ph is Phase.ACTIVATE:
+            return Activate(self.rng.choice(eligible_units(state, state.deciding)))
+        if ph is Phase.MEDKIT:
+            dec = state.wound_queue[0]
+            m = state.models[dec.model]
+            if self.rng.random() < 0.8:
+                return UseItem(m.unit, "medkit")
+            return DeclineMedKit(dec.model)
+        if ph is Phase.INTERRUPT:
+            return self._interrupt(state)
+        if ph is Phase.ACTION:
+            return self._action(state)
+        raise ValueError(f"nothing to decide in phase {ph.value}")
+
+    # -- phases -----------------------------------------------------------------------------------
+    def _deploy(self, st: GameState) -> Action:
+        models = [m for m in st.models.values() if m.side == st.deciding and not m.deployed]
+        m = self.rng.choice(models)
+        zone = st.battlefield.zone(st.side(st.deciding).zone or "")
+        x0, y0, x1, y1 = polygon_bounds(zone.footprint)
+        for _ in range(400):
+            x = self.rng.uniform(x0 + m.radius, x1 - m.radius)
+            y = self.rng.uniform(y0 + m.radius, y1 - m.radius)
+            a = Deploy(m.id, round(x, 3), round(y, 3))
+            if _legal(st, a):
+                return a
+        raise RuntimeError(f"no legal deployment point found for {m.id} in {zone.name}")
+
+    def _interrupt(self, st: GameState) -> Action:
+        win = st.interrupt
+        assert win is not None
+        units = [u.id for u in st.units.values() if u.side == st.deciding and (u.alert or u.id == win.extra_unit)
+                 and st.unit_in_play(u.id)]
+        if units and self.rng.random() < 0.5:
+            uid = self.rng.choice(units)
+            for inner in self._candidates(st, uid, context="alert"):
+                if inner.cost == 1:
+                    a = Interrupt(uid, inner)
+                    if _legal(st, a):
+                        return a
+        return DeclineInterrupt(st.deciding)
+
+    def _action(self, st: GameState) -> Action:
+        act = st.activation
+        assert act is not None
+        uid = act.extra_unit if act.extra_left > 0 else act.unit
+        if self.rng.random() < 0.04:
+            return EndActivation(uid)
+        for a in self._candidates(st, uid, context="own"):
+            if _legal(st, a):
+                return a
+        return EndActivation(uid)
+
+    # -- candidate decisions ----------------------------------------------------------------------
+    def _candidates(self, st: GameState, uid: str, *, context: str) -> list[Action]:
+        m = next(st.models[x] for x in st.units[uid].models if st.models[x].in_play)
+        c: list[Action] = []
+        c += [self._move(st, uid, m) for _ in range(4)]
+        c += [Aim(uid), Alert(uid), Rally(uid), Recover(uid)]
+        c += [Reload(uid, w) for w in m.unloaded]
+        c += [UseItem(uid, "electric_juice"), UseItem(uid, "medkit")]
+        c += [UseItem(uid, "medkit", o.id) for o in st.models.values() if o.side == m.side and o.id != m.id]
+        c += [ComplexTask(uid, t) for t in st.tasks]
+        if m.profile.leader and context == "own":
+            for other in st.units.values():
+                if other.side == m.side and other.id != uid and st.unit_in_play(other.id):
+                    o = st.models[other.models[0]]
+                    inner = self.rng.choice([self._move(st, other.id, o), Rally(other.id),
+                                             *(ComplexTask(other.id, t) for t in st.tasks)])
+                    c.append(Order(uid, other.id, inner))
+        self.rng.shuffle(c)
+        # Working a task the model stands at is what a player would do first.
+        c.sort(key=lambda a: 0 if isinstance(a, ComplexTask) else 1)
+        return c
+
+    def _move(self, st: GameState, uid: str, m: ModelState) -> Move:
+        """A move toward a task, a random point, or a random direction, within the allowance."""
+        act = st.activation
+        hustle = bool(act and act.unit == uid and m.profile.has("hustle") and (act.move_run + 1) % 2 == 0)
+        reach = move_allowance(m, hustle_bonus=hustle).inches * self.rng.uniform(0.3, 0.999)
+        roll = self.rng.random()
+        if roll < 0.45 and st.tasks:
+            t = self.rng.choice(list(st.tasks.values()))
+            tx, ty = t.x, t.y
+            d = math.hypot(tx - m.x, ty - m.y)
+            stop = max(0.0, d - t.radius - m.radius - 0.05)
+            step = min(reach, stop)
+            ang = math.atan2(ty - m.y, tx - m.x)
+        else:
+            ang = self.rng.uniform(0, 2 * math.pi)
+            step = reach
+        x = min(max(m.x + step * math.cos(ang), m.radius), st.table[0] - m.radius)
+        y = min(max(m.y + step * math.sin(ang), m.radius), st.table[1] - m.radius)
+        return Move(uid, ((round(x, 4), round(y, 4)),))
+
+
+def _legal(st: GameState, a: Action) -> bool:
+    try:
+        validate(st, a)
+    except IllegalAction:
+        return False
+    return True
+
+
+__all__ = ["RandomAgent", "remaining"]

@@ -1,0 +1,213 @@
+"""Actions: every player decision, named after the rulebook, as frozen JSON-serialisable dataclasses."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+Path2 = tuple[tuple[float, float], ...]
+
+
+class IllegalAction(Exception):
+    """An action the rules forbid now: the reason and the rule ID; the state is unchanged."""
+
+    def __init__(self, reason: str, rule: str) -> None:
+        super().__init__(f"{reason} [{rule}]")
+        self.reason = reason
+        self.rule = rule
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every decision. `cost` is the actions it spends (CORE-3.3.GENERAL)."""
+
+    cost: ClassVar[int] = 1
+    kind: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": type(self).__name__}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = _jsonable(v)
+        return out
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, Action):
+        return v.to_json()
+    if isinstance(v, tuple):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+# --- setup and sequencing decisions (TURN-4, TURN-4.1, TURN-5, TURN-7) ------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(Action):
+    """Place one model wholly inside its side's deployment zone (TURN-4)."""
+
+    model: str
+    x: float
+    y: float
+    z: float = 0.0
+    cost: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseInitiative(Action):
+    """The initiative winner activates first, or passes (CORE-3.1.PASS)."""
+
+    side: str
+    go_first: bool
+    cost: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Activate(Action):
+    """Choose the unit to activate next (CORE-3.1.ALTERNATE, TURN-5)."""
+
+    unit: str
+    cost: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class EndActivation(Action):
+    """Stop taking actions; unused actions are lost (TURN-6)."""
+
+    unit: str
+    cost: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Interrupt(Action):
+    """Spend a held Alert action during an opponent's activation (CORE-3.3.ALERT, TURN-7)."""
+
+    unit: str
+    action: Action
+    cost: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineInterrupt(Action):
+    """Let this interrupt window pass without using Alert (TURN-7)."""
+
+    side: str
+    cost: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineMedKit(Action):
+    """Do not dress this Wound now (COMBAT-4.4.MEDKIT-DELAY)."""
+
+    model: str
+    cost: ClassVar[int] = 0
+
+
+# --- actions of CORE-3.3 -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Move along a path of waypoints (CORE-3.3.MOVE, GEO-8); `path` excludes the start point."""
+
+    unit: str
+    path: Path2
+    kind: ClassVar[str] = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class Aim(Action):
+    """+1 CA and +1 Damage on the attack that immediately follows (CORE-3.3.AIM)."""
+
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Alert(Action):
+    """Two actions to hold one in reserve for an interrupt (CORE-3.3.ALERT)."""
+
+    unit: str
+    cost: ClassVar[int] = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Rally(Action):
+    """Remove one Pinned counter, automatically (CORE-3.3.RALLY)."""
+
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Recover(Action):
+    """Stand up after being knocked prone (CORE-3.3.RECOVER, GAP-89)."""
+
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reload(Action):
+    """Reload a weapon that must be reloaded after firing (CORE-3.3.RELOAD)."""
+
+    unit: str
+    weapon: str
+
+
+@dataclass(frozen=True, slots=True)
+class UseItem(Action):
+    """Use an item: a Med-Kit on self (free, at a Wound) or on an ally in contact (1 action),
+    or Electric Juice (free) (CORE-3.3.INTERACT, COMBAT-4.4.MEDKIT-*, EQUIP-6.2.ELECTRIC-JUICE)."""
+
+    unit: str
+    item: str
+    target: str | None = None  # the model treated; None = self
+
+
+@dataclass(frozen=True, slots=True)
+class ComplexTask(Action):
+    """Work on a complex task in base contact: free Skill Check first, then banked actions (CORE-3.4)."""
+
+    unit: str
+    task: str
+
+
+@dataclass(frozen=True, slots=True)
+class Order(Action):
+    """The Leader hands one of his actions to a crew member in 12" and LOS (SKILL-6.1.LEADER-ORDER)."""
+
+    unit: str  # the Leader
+    recipient: str
+    action: Action
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    c.__name__: c
+    for c in (Deploy, ChooseInitiative, Activate, EndActivation, Interrupt, DeclineInterrupt, DeclineMedKit,
+              Move, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order)
+}
+
+
+def action_from_json(data: dict[str, Any]) -> Action:
+    """Rebuild an action from its JSON form; a clear ValueError names what is wrong."""
+    if not isinstance(data, dict) or "type" not in data:
+        raise ValueError(f"an action must be an object with a 'type' field, got {data!r}")
+    cls = ACTION_TYPES.get(data["type"])
+    if cls is None:
+        raise ValueError(f"unknown action type {data['type']!r}; known: {sorted(ACTION_TYPES)}")
+    kwargs: dict[str, Any] = {}
+    names = {f.name for f in fields(cls)}
+    extra = set(data) - names - {"type"}
+    if extra:
+        raise ValueError(f"action {data['type']}: unknown field(s) {sorted(extra)}")
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        v = data[f.name]
+        if f.name == "action":
+            v = action_from_json(v)
+        elif f.name == "path":
+            v = tuple((float(p[0]), float(p[1])) for p in v)
+        kwargs[f.name] = v
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"action {data['type']}: {exc}") from None

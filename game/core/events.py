@@ -1,0 +1,65 @@
+"""Events: what `apply` reports, each citing its rule IDs; serialised as canonical JSON lines."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened: a type, the rule IDs behind it and plain data (docs/events.md)."""
+
+    type: str
+    rules: tuple[str, ...]
+    data: dict[str, Any] = field(default_factory=dict)
+    seq: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "type": self.type, "rules": list(self.rules), **_round(self.data)}
+
+    def line(self) -> str:
+        """Canonical JSON line: sorted keys, coordinates rounded to 1e-6 (record determinism)."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+def _round(v: Any) -> Any:
+    if isinstance(v, float):
+        r = round(v, 6)
+        return 0.0 if r == 0 else r
+    if isinstance(v, dict):
+        return {k: _round(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_round(x) for x in v]
+    return v
+
+
+def _fmt_num(v: float) -> str:
+    return f"{v:.2f}".rstrip("0").rstrip(".")
+
+
+def describe(e: Event) -> str:
+    """A readable one-line account of an event for the log printed to players."""
+    d = e.data
+    rules = ", ".join(e.rules)
+    t = e.type
+    if t == "roll":
+        faces = " ".join(str(f) for f in d["dice"])
+        crit = f", critical {d['crit']}" if d.get("crit") not in (None, "none") else ""
+        return (f"  roll {d['what']} for {d['who']}: [{faces}] vs {d['tn_text']} -> "
+                f"{d['successes']} success{'es' if d['successes'] != 1 else ''}{crit}  ({rules})")
+    if t == "move":
+        pts = " -> ".join(f"({_fmt_num(x)},{_fmt_num(y)})" for x, y in d["path"])
+        return (f"  {d['unit']} moves {_fmt_num(d['length'])}\" of {_fmt_num(d['allowance'])}\" "
+                f"[{d['allowance_text']}]: {pts}  ({rules})")
+    if t == "activation_start":
+        return f"{d['side']} activates {d['unit']} with {d['budget']} action(s)  ({rules})"
+    if t == "turn_start":
+        return f"=== Turn {d['turn']} of {d['turn_limit']} ===  ({rules})"
+    if t == "initiative":
+        rolls = ", ".join(f"{s}: {r['die']} - {r['pinned_units']} pinned = {r['result']}" for s, r in d["rolls"].items())
+        return f"initiative: {rolls}  ({rules})"
+    if t == "deploy":
+        return f"  {d['model']} deployed at ({_fmt_num(d['x'])},{_fmt_num(d['y'])})  ({rules})"
+    parts = ", ".join(f"{k}={v}" for k, v in d.items())
+    return f"  {t}: {parts}  ({rules})"

@@ -1,0 +1,752 @@
+"""`apply(state, action, dice) -> events`: the one writer of the game state, and the turn state machine (TURN-1..11)."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable
+
+from game.core import unit_actions
+from game.core.actions import (
+    Action,
+    Activate,
+    ChooseInitiative,
+    DeclineInterrupt,
+    DeclineMedKit,
+    Deploy,
+    EndActivation,
+    IllegalAction,
+    Interrupt,
+    UseItem,
+)
+from game.core.battlefield import Battlefield
+from game.core.dice import Crit, Dice, PoolResult, TargetNumber, d3_from_d6, evaluate_pool
+from game.core.events import Event
+from game.core.settings import Settings
+from game.core.state import ActivationState, GameState, InterruptWindow, Phase, SideKind
+from game.core.wounds import add_pins, dress_wound, medkits, settle_wounds
+
+
+@lru_cache(maxsize=64)
+def _settings(items: tuple[tuple[str, Any], ...]) -> Settings:
+    return Settings(dict(items))
+
+
+def settings_of(state: GameState) -> Settings:
+    """The Settings object of a game (house defaults plus the game's overrides)."""
+    return _settings(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in state.settings.items())))
+
+
+_CRIT_RULES = {
+    Crit.NONE: (),
+    Crit.SUCCESS: ("INTRO-1.2.CRIT-SUCCESS",),
+    Crit.FAILURE: ("INTRO-1.2.CRIT-FAIL",),
+    Crit.MIX: ("INTRO-1.2.CRIT-MIX",),
+}
+
+
+class Ctx:
+    """One `apply` call: the state, the dice, the settings, and the events emitted so far."""
+
+    __slots__ = ("state", "dice", "settings", "events", "battlefield")
+
+    def __init__(self, state: GameState, dice: Dice, battlefield: Battlefield) -> None:
+        self.state = state
+        self.dice = dice
+        self.settings = settings_of(state)
+        self.events: list[Event] = []
+        self.battlefield = battlefield
+
+    def emit(self, type_: str, rules: tuple[str, ...], **data: Any) -> None:
+        self.state.event_seq += 1
+        self.events.append(Event(type_, rules, data, self.state.event_seq))
+
+    def push_phase(self, phase: Phase, side: str) -> None:
+        """Enter a decision phase owned by `side` (used for Med-Kit decisions mid-resolution)."""
+        self.state.phase = phase
+        self.state.deciding = side
+
+    def roll_pool(self, n: int, tn: TargetNumber, *, what: str, who: str, rules: tuple[str, ...]) -> PoolResult:
+        """Roll n D10 against a TN and log dice, TN, breakdown, outcome and rule IDs (INTRO-1.2.D10)."""
+        faces = tuple(self.dice.d10() for _ in range(n))
+        res = evaluate_pool(faces, tn.value, settings=self.settings)
+        self.state.round_counter += 1
+        crit_rules = _CRIT_RULES[res.crit]
+        self.emit("roll", rules + crit_rules, what=what, who=who, dice=list(faces), tn=tn.value,
+                  tn_text=tn.text(), breakdown=tn.breakdown(), successes=res.successes,
+                  outcome=[bool(x) for x in res.success], crit=res.crit.value, round=self.state.round_counter)
+        return res
+
+
+# --------------------------------------------------------------------------------------------------
+# apply
+
+
+def apply(state: GameState, action: Action, dice: Dice | None = None) -> list[Event]:
+    """Validate and resolve one decision; raise IllegalAction (naming the rule) leaving state unchanged.
+
+    Randomness comes from the state's PRNG unless scripted dice are passed (STYLE habit 4).
+    """
+    ctx = Ctx(state, dice if dice is not None else state.rng, state.battlefield)
+    handler = _PHASE_HANDLERS.get(state.phase)
+    if handler is None:
+        raise IllegalAction(f"the mission is over; no {type(action).__name__} is possible", "TURN-11")
+    handler(ctx, action)
+    return ctx.events
+
+
+def _expect(action: Action, *types: type) -> None:
+    if not isinstance(action, types):
+        names = " or ".join(t.__name__ for t in types)
+        raise IllegalAction(f"{type(action).__name__} is not possible now: expected {names}", "TURN-1")
+
+
+def _side_of_unit(state: GameState, unit_id: str) -> str:
+    unit = state.units.get(unit_id)
+    if unit is None:
+        raise IllegalAction(f"no unit {unit_id!r}", "TURN-1")
+    return unit.side
+
+
+# --- DEPLOY (TURN-4) ---------------------------------------------------------------------------
+
+
+def _on_deploy(ctx: Ctx, action: Action) -> None:
+    _expect(action, Deploy)
+    st = ctx.state
+    assert isinstance(action, Deploy)
+    unit_actions.check_deploy(ctx, action)
+    unit_actions.do_deploy(ctx, action)
+    side = st.side(st.deciding)
+    if all(m.deployed for m in st.models.values() if m.side == side.id):
+        side.deployed = True
+        rest = [s for s in st.deploy_order if not st.side(s).deployed]
+        if rest:
+            st.deciding = rest[0]
+        else:
+            start_turn(ctx)
+
+
+def roll_initiative(ctx: Ctx, sides: list[str], *, purpose: str) -> list[str]:
+    """CORE-3.1.INITIATIVE / TURN-4.1: D10 minus units with a Pin, ties re-rolled among the tied
+    (`init.tie`=reroll_tied); crit rules do not apply. Returns the sides, highest first."""
+    st = ctx.state
+    results: dict[str, int] = {}
+    rolls: dict[str, dict[str, int]] = {}
+    for s in sides:
+        pinned = sum(1 for u in st.units.values() if u.side == s and u.pins > 0 and st.unit_in_play(u.id))
+        die = ctx.dice.d10()
+        results[s] = die - pinned
+        rolls[s] = {"die": die, "pinned_units": pinned, "result": die - pinned}
+    ctx.emit("initiative", ("CORE-3.1.INITIATIVE", "TURN-4.1"), purpose=purpose, rolls=rolls)
+    order = _order_with_ties(ctx, results, purpose)
+    return order
+
+
+def _order_with_ties(ctx: Ctx, results: dict[str, int], purpose: str) -> list[str]:
+    groups: dict[int, list[str]] = {}
+    for s, r in results.items():
+        groups.setdefault(r, []).append(s)
+    order: list[str] = []
+    for r in sorted(groups, reverse=True):
+        tied = groups[r]
+        if len(tied) == 1:
+            order.extend(tied)
+            continue
+        rerolls: dict[str, int] = {}
+        for s in tied:
+            rerolls[s] = ctx.dice.d10()
+        ctx.emit("initiative_reroll", ("GAP-16",), purpose=purpose, tied=tied, rolls=rerolls)
+        order.extend(_order_with_ties(ctx, rerolls, purpose))
+    return order
+
+
+def crew_sides(st: GameState) -> list[str]:
+    return [s.id for s in st.sides if s.kind is SideKind.CREW]
+
+
+def begin_deployment(ctx: Ctx) -> None:
+    """TURN-4 (`deploy.order`=initiative_loser_first): the loser places all models first."""
+    st = ctx.state
+    order = roll_initiative(ctx, crew_sides(st), purpose="deployment")
+    st.deploy_order = list(reversed(order))
+    st.phase = Phase.DEPLOY
+    st.deciding = st.deploy_order[0]
+    ctx.emit("deployment_order", ("TURN-4",), order=st.deploy_order)
+
+
+def roll_turn_limit(ctx: Ctx, fixed: int | None) -> int:
+    """TURN-2 / MISSION-8.2.TURN-LIMIT / GAP-48: scenario value, else 4+D3 (tables up to 48"x48", 2 players)
+    or 6+D3 (larger tables or 3+ players)."""
+    st = ctx.state
+    if fixed is not None:
+        ctx.emit("turn_limit", ("MISSION-8.2.TURN-LIMIT",), turn_limit=fixed, source="scenario")
+        return fixed
+    w, h = st.table
+    big = max(w, h) > 48.0 + 1e-9 or min(w, h) > 48.0 + 1e-9 or len(crew_sides(st)) >= 3
+    base = 6 if big else 4
+    face = ctx.dice.d6()
+    d3 = d3_from_d6(face) if ctx.settings["dice.d3"] == "ceil(d6/2)" else d3_from_d6(face)
+    limit = base + d3
+    ctx.emit("turn_limit", ("MISSION-8.2.TURN-LIMIT", "GAP-48", "INTRO-1.2.D3"), d6=face, d3=d3,
+             base=base, turn_limit=limit, source="rolled")
+    return limit
+
+
+# --- TURN START / INITIATIVE (TURN-4.1) ---------------------------------------------------------
+
+
+def start_turn(ctx: Ctx) -> None:
+    st = ctx.state
+    st.turn += 1
+    ctx.emit("turn_start", ("TURN-1", "CORE-3.1.TURN-END"), turn=st.turn, turn_limit=st.turn_limit)
+    crews = [s for s in crew_sides(st) if any(st.unit_in_play(u.id) for u in st.units.values() if u.side == s)]
+    order = roll_initiative(ctx, crews, purpose="turn") if crews else []
+    hostiles = [s.id for s in st.sides if s.kind is SideKind.HOSTILE]
+    st.order = order + hostiles
+    if len(order) >= 2:
+        st.phase = Phase.INITIATIVE
+        st.deciding = order[0]
+    else:
+        _begin_cycle(ctx)
+
+
+def _on_initiative(ctx: Ctx, action: Action) -> None:
+    _expect(action, ChooseInitiative)
+    assert isinstance(action, ChooseInitiative)
+    st = ctx.state
+    if action.side != st.deciding:
+        raise IllegalAction(f"only the initiative winner {st.deciding} chooses", "CORE-3.1.PASS")
+    if not action.go_first:
+        st.order[0], st.order[1] = st.order[1], st.order[0]  # `init.pass`=swap_first_two
+    ctx.emit("initiative_choice", ("CORE-3.1.PASS", "GAP-16"), side=action.side, go_first=action.go_first,
+             order=list(st.order))
+    _begin_cycle(ctx)
+
+
+# --- ACTIVATION CYCLE (TURN-5) ------------------------------------------------------------------
+
+
+def eligible_units(st: GameState, side_id: str) -> list[str]:
+    """TURN-5: on the table, not OOA/Dead, not yet activated this turn (Pinned units are eligible)."""
+    return [u.id for u in st.units.values() if u.side == side_id and not u.activated and st.unit_in_play(u.id)]
+
+
+def _begin_cycle(ctx: Ctx) -> None:
+    st = ctx.state
+    st.cycle = -1
+    _next_in_cycle(ctx)
+
+
+def _next_in_cycle(ctx: Ctx) -> None:
+    """Walk the order list; a side with no eligible unit is skipped (TURN-5, `hostiles.interleave`)."""
+    st = ctx.state
+    n = len(st.order)
+    for step in range(1, n + 1):
+        idx = (st.cycle + step) % n
+        if eligible_units(st, st.order[idx]):
+            st.cycle = idx
+            st.phase = Phase.ACTIVATE
+            st.deciding = st.order[idx]
+            return
+    end_turn(ctx)
+
+
+def _on_activate(ctx: Ctx, action: Action) -> None:
+    _expect(action, Activate)
+    assert isinstance(action, Activate)
+    st = ctx.state
+    side = _side_of_unit(st, action.unit)
+    if side != st.deciding:
+        raise IllegalAction(f"it is {st.deciding}'s turn to activate a unit, not {side}'s", "CORE-3.1.ALTERNATE")
+    unit = st.units[action.unit]
+    if unit.activated:
+        raise IllegalAction(f"{action.unit} has already activated this turn", "CORE-3.1.ONCE")
+    if not st.unit_in_play(action.unit):
+        raise IllegalAction(f"{action.unit} is not in play", "TURN-5")
+    # TURN-6 step 1: an unused Alert token expires (`alert.expiry`=start_of_own_next_activation).
+    if unit.alert and ctx.settings["alert.expiry"] == "start_of_own_next_activation":
+        unit.alert = False
+        ctx.emit("alert_expired", ("TURN-6", "GAP-17"), unit=unit.id)
+    model = st.unit_models(unit.id)[0]
+    budget = model.profile.actions
+    if unit.ej_hangover:
+        budget = 1
+    st.activation = ActivationState(unit=unit.id, budget=budget, bonus=unit.bonus_banked)
+    banked = unit.bonus_banked
+    unit.bonus_banked = 0
+    ctx.emit("activation_start", ("TURN-6", "INTRO-1.2.ACTIVATION"), unit=unit.id, side=side, budget=budget,
+             hangover=unit.ej_hangover, banked_bonus=banked)
+    st.phase = Phase.ACTION
+    st.deciding = side
+    _open_window(ctx, unit.id, resume="action")
+
+
+def remaining(act: ActivationState) -> int:
+    """Actions the active unit may still spend in its current stage."""
+    return act.budget - act.spent if act.stage == "normal" else act.bonus
+
+
+def _on_action(ctx: Ctx, action: Action) -> None:
+    st = ctx.state
+    act = st.activation
+    assert act is not None
+    if isinstance(action, EndActivation):
+        if action.unit != act.unit:
+            raise IllegalAction(f"{action.unit} is not the active unit ({act.unit})", "TURN-6")
+        if act.stage == "normal" and act.bonus > 0:
+            act.stage = "bonus"
+            ctx.emit("bonus_actions", ("TURN-6", "INTRO-1.2.CRIT-SUCCESS"), unit=act.unit, bonus=act.bonus)
+            return
+        end_activation(ctx)
+        return
+    unit_id = getattr(action, "unit", None)
+    if act.extra_left > 0:
+        _on_ordered_extra(ctx, action, act)
+        return
+    if unit_id != act.unit:
+        raise IllegalAction(f"{type(action).__name__} names {unit_id!r}, but {act.unit} is the active unit",
+                            "CORE-3.1.ALTERNATE")
+    cost = unit_actions.check(ctx, action, actor=act.unit, context="own")
+    left = remaining(act)
+    if cost > left:
+        raise IllegalAction(f"{act.unit} has {left} action(s) left, {type(action).__name__} costs {cost}",
+                            "CORE-3.3.GENERAL")
+    spent = unit_actions.do(ctx, action, actor=act.unit, context="own")
+    if act.stage == "normal":
+        act.spent += spent
+    else:
+        act.bonus -= spent
+    act.started = True
+    _after_action(ctx)
+
+
+def _on_ordered_extra(ctx: Ctx, action: Action, act: ActivationState) -> None:
+    """GAP-12/GAP-37: a recipient's crit extra action is taken right after the ordered action."""
+    assert act.extra_unit is not None
+    if getattr(action, "unit", None) != act.extra_unit:
+        raise IllegalAction(f"{act.extra_unit} must first take (or forgo) its extra action", "GAP-12")
+    if isinstance(action, EndActivation):
+        ctx.emit("extra_action_forgone", ("GAP-12",), unit=act.extra_unit)
+        act.extra_left = 0
+        act.extra_unit = None
+        _after_action(ctx)
+        return
+    cost = unit_actions.check(ctx, action, actor=act.extra_unit, context="ordered")
+    if cost > 1:
+        raise IllegalAction(f"the extra action is one action; {type(action).__name__} costs {cost}", "GAP-12")
+    act.extra_left -= 1
+    unit = act.extra_unit
+    if act.extra_left == 0:
+        act.extra_unit = None
+    unit_actions.do(ctx, action, actor=unit, context="ordered")
+    _after_action(ctx)
+
+
+def _after_action(ctx: Ctx) -> None:
+    """After each action: early end (TURN-10), then the interrupt window (TURN-7), then continue."""
+    st = ctx.state
+    if _check_early_end(ctx):
+        return
+    act = st.activation
+    if act is None:
+        return
+    if st.phase is Phase.MEDKIT:
+        return
+    if act.extra_left > 0:
+        st.phase = Phase.ACTION
+        st.deciding = st.units[act.unit].side
+        return
+    if not _open_window(ctx, act.unit, resume="after"):
+        _continue_activation(ctx)
+
+
+def _continue_activation(ctx: Ctx) -> None:
+    st = ctx.state
+    act = st.activation
+    assert act is not None
+    if not st.unit_in_play(act.unit):
+        end_activation(ctx)
+        return
+    if act.stage == "normal" and act.spent >= act.budget:
+        if act.bonus > 0:
+            act.stage = "bonus"
+            ctx.emit("bonus_actions", ("TURN-6", "INTRO-1.2.CRIT-SUCCESS"), unit=act.unit, bonus=act.bonus)
+        else:
+            end_activation(ctx)
+            return
+    if act.stage == "bonus" and act.bonus <= 0:
+        end_activation(ctx)
+        return
+    st.phase = Phase.ACTION
+    st.deciding = st.units[act.unit].side
+
+
+def end_activation(ctx: Ctx) -> None:
+    """TURN-6 step 5: mark Activated, clear Aim; the next side activates (TURN-5)."""
+    st = ctx.state
+    act = st.activation
+    assert act is not None
+    unit = st.units[act.unit]
+    unit.activated = True
+    for task in st.tasks.values():
+        task.tried = [m for m in task.tried if st.models[m].unit != unit.id]
+    lost = remaining(act) + (act.bonus if act.stage == "normal" else 0)
+    ctx.emit("activation_end", ("TURN-6",), unit=act.unit, unused_actions=lost)
+    st.activation = None
+    if _check_early_end(ctx):
+        return
+    _next_in_cycle(ctx)
+
+
+# --- INTERRUPTS (TURN-7) -----------------------------------------------------------------------
+
+
+def _alert_sides(st: GameState, acting_unit: str) -> list[str]:
+    acting_side = st.units[acting_unit].side
+    sides = []
+    for side_id in st.order:
+        if side_id == acting_side:
+            continue
+        if any(u.alert and u.side == side_id and st.unit_in_play(u.id) for u in st.units.values()):
+            sides.append(side_id)
+    return sides
+
+
+def _open_window(ctx: Ctx, acting_unit: str, *, resume: str) -> bool:
+    """TURN-7: a window before the first action and after each action of an opposing unit."""
+    st = ctx.state
+    sides = _alert_sides(st, acting_unit)
+    if not sides:
+        return False
+    st.interrupt = InterruptWindow(acting_unit=acting_unit, sides=sides, resume=resume)
+    st.phase = Phase.INTERRUPT
+    st.deciding = sides[0]
+    ctx.emit("interrupt_window", ("TURN-7", "CORE-3.3.ALERT"), acting_unit=acting_unit, sides=sides)
+    return True
+
+
+def _on_interrupt(ctx: Ctx, action: Action) -> None:
+    _expect(action, Interrupt, DeclineInterrupt)
+    st = ctx.state
+    win = st.interrupt
+    assert win is not None
+    if isinstance(action, DeclineInterrupt):
+        if action.side != st.deciding:
+            raise IllegalAction(f"{action.side} is not being asked; {st.deciding} is", "TURN-7")
+        if win.extra_left > 0:
+            ctx.emit("extra_action_forgone", ("GAP-12",), unit=win.extra_unit)
+            win.extra_left = 0
+            win.extra_unit = None
+            _refresh_window(ctx)
+            return
+        ctx.emit("interrupt_declined", ("TURN-7",), side=action.side)
+        _close_window_side(ctx)
+        return
+    assert isinstance(action, Interrupt)
+    unit = st.units.get(action.unit)
+    if unit is None or unit.side != st.deciding:
+        raise IllegalAction(f"{action.unit} is not a unit of {st.deciding}", "TURN-7")
+    extra = win.extra_left > 0
+    if extra and action.unit != win.extra_unit:
+        raise IllegalAction(f"{win.extra_unit} must first take (or forgo) its extra action", "GAP-12")
+    if not unit.alert and not extra:
+        raise IllegalAction(f"{action.unit} holds no Alert action", "CORE-3.3.ALERT")
+    inner = action.action
+    if getattr(inner, "unit", None) != action.unit:
+        raise IllegalAction("the held action must be taken by the Alert unit itself", "CORE-3.3.ALERT")
+    if inner.cost != 1:
+        raise IllegalAction(f"the held action is one action; {type(inner).__name__} costs {inner.cost}", "GAP-17")
+    if isinstance(inner, UseItem) and inner.item == "electric_juice":
+        raise IllegalAction("Electric Juice cannot be used with a held Alert action", "GAP-17")
+    unit_actions.check(ctx, inner, actor=action.unit, context="alert")
+    if extra:
+        win.extra_left -= 1
+        if win.extra_left == 0:
+            win.extra_unit = None
+    else:
+        unit.alert = False
+    ctx.emit("interrupt", ("TURN-7", "CORE-3.3.ALERT"), unit=action.unit, action=type(inner).__name__,
+             acting_unit=win.acting_unit)
+    unit_actions.do(ctx, inner, actor=action.unit, context="alert")
+    if _check_early_end(ctx):
+        return
+    if st.phase is Phase.MEDKIT:
+        return
+    _refresh_window(ctx)
+
+
+def _refresh_window(ctx: Ctx) -> None:
+    """After an interrupt the same side may use another Alert unit; else ask the next side."""
+    st = ctx.state
+    win = st.interrupt
+    assert win is not None
+    side = win.sides[0]
+    if win.extra_left > 0 or any(u.alert and u.side == side and st.unit_in_play(u.id) for u in st.units.values()):
+        st.phase = Phase.INTERRUPT
+        st.deciding = side
+        return
+    _close_window_side(ctx)
+
+
+def _close_window_side(ctx: Ctx) -> None:
+    st = ctx.state
+    win = st.interrupt
+    assert win is not None
+    win.sides.pop(0)
+    while win.sides and not any(u.alert and u.side == win.sides[0] and st.unit_in_play(u.id)
+                                for u in st.units.values()):
+        win.sides.pop(0)
+    if win.sides:
+        st.phase = Phase.INTERRUPT
+        st.deciding = win.sides[0]
+        return
+    st.interrupt = None
+    _resume_after_window(ctx, win.resume)
+
+
+def _resume_after_window(ctx: Ctx, resume: str) -> None:
+    st = ctx.state
+    act = st.activation
+    if act is None:
+        _next_in_cycle(ctx)
+        return
+    if not st.unit_in_play(act.unit):
+        end_activation(ctx)
+        return
+    if resume == "action":
+        st.phase = Phase.ACTION
+        st.deciding = st.units[act.unit].side
+    else:
+        _continue_activation(ctx)
+
+
+# --- MEDKIT decisions (COMBAT-4.4.MEDKIT-*) -----------------------------------------------------
+
+
+def _on_medkit(ctx: Ctx, action: Action) -> None:
+    _expect(action, UseItem, DeclineMedKit)
+    st = ctx.state
+    dec = st.wound_queue[0]
+    m = st.models[dec.model]
+    if isinstance(action, DeclineMedKit):
+        if action.model != dec.model:
+            raise IllegalAction(f"the decision is about {dec.model}, not {action.model}", "COMBAT-4.4.MEDKIT-SELF")
+        ctx.emit("medkit_declined", ("COMBAT-4.4.MEDKIT-DELAY",), model=dec.model)
+        _finish_wound_decision(ctx)
+        return
+    assert isinstance(action, UseItem)
+    if action.item != "medkit" or action.unit != m.unit or action.target not in (None, dec.model):
+        raise IllegalAction(f"only {dec.model} may dress its own Wound now", "COMBAT-4.4.MEDKIT-SELF")
+    if medkits(m) == 0:
+        raise IllegalAction(f"{dec.model} carries no Med-Kit", "EQUIP-6.2.MEDKIT")
+    if dec.dressed >= min(2, dec.wounds):
+        raise IllegalAction("at most 2 Wounds of one round can be dressed", "COMBAT-4.4.MEDKIT-MULTI")
+    dress_wound(ctx, dec.model, dec.model)
+    dec.dressed += 1
+    if dec.dressed >= min(2, dec.wounds) or medkits(m) == 0 or m.wounds_taken == 0:
+        _finish_wound_decision(ctx)
+
+
+def _finish_wound_decision(ctx: Ctx) -> None:
+    st = ctx.state
+    dec = st.wound_queue.pop(0)
+    settle_wounds(ctx, dec.model)
+    if st.wound_queue:
+        st.deciding = st.models[st.wound_queue[0].model].side
+        return
+    # Resume what the Wound interrupted.
+    if _check_early_end(ctx):
+        return
+    if st.interrupt is not None:
+        _refresh_window(ctx)
+    elif st.activation is not None:
+        _after_action(ctx)
+    else:
+        _next_in_cycle(ctx)
+
+
+# --- TURN END / MISSION END (TURN-9..TURN-11) ---------------------------------------------------
+
+
+def end_turn(ctx: Ctx) -> None:
+    """TURN-9: clear Activated, expire smoke, Electric Juice hangover, next turn or mission end."""
+    st = ctx.state
+    for u in st.units.values():
+        u.activated = False
+        u.ej_hangover = u.ej_this_turn
+        u.ej_this_turn = False
+        u.bonus_banked = 0
+    expired = [c for c in st.smoke if c.get("expires_after_turn", st.turn) <= st.turn]
+    st.smoke = [c for c in st.smoke if c not in expired]
+    ctx.emit("turn_end", ("TURN-9",), turn=st.turn, smoke_expired=len(expired))
+    if st.turn >= st.turn_limit:
+        end_mission(ctx, reason="turn limit reached")
+        return
+    start_turn(ctx)
+
+
+def _check_early_end(ctx: Ctx) -> bool:
+    """TURN-10 (`mission.early_end`=no_player_models): end at once when no crew has a model in play."""
+    st = ctx.state
+    if st.phase is Phase.MISSION_END:
+        return True
+    if ctx.settings["mission.early_end"] != "no_player_models":
+        return False
+    if any(m.in_play for m in st.models.values() if st.side(m.side).kind is SideKind.CREW):
+        return False
+    end_mission(ctx, reason="no player crew model in play")
+    return True
+
+
+def end_mission(ctx: Ctx, *, reason: str) -> None:
+    """TURN-11: freeze the board and record each crew model's fate."""
+    st = ctx.state
+    fates: dict[str, dict[str, str]] = {}
+    for s in crew_sides(st):
+        fates[s] = {}
+        for m in st.models.values():
+            if m.side == s:
+                fates[s][m.id] = "dead" if m.dead else "ooa" if m.ooa else "survived" if m.deployed else "absent"
+    st.phase = Phase.MISSION_END
+    st.deciding = ""
+    st.activation = None
+    st.interrupt = None
+    st.result = {"reason": reason, "turn": st.turn, "fates": fates,
+                 "tasks_done": sorted(t.id for t in st.tasks.values() if t.done)}
+    ctx.emit("mission_end", ("TURN-11", "TURN-10" if "no player" in reason else "TURN-9"), **st.result)
+
+
+def _on_action_phase(ctx: Ctx, action: Action) -> None:
+    _on_action(ctx, action)
+
+
+_PHASE_HANDLERS: dict[Phase, Callable[[Ctx, Action], None]] = {
+    Phase.DEPLOY: _on_deploy,
+    Phase.INITIATIVE: _on_initiative,
+    Phase.ACTIVATE: _on_activate,
+    Phase.ACTION: _on_action_phase,
+    Phase.INTERRUPT: _on_interrupt,
+    Phase.MEDKIT: _on_medkit,
+}
+
+
+def record_crit(ctx: Ctx, unit_id: str, res: PoolResult, *, context: str, rules: tuple[str, ...]) -> None:
+    """Roll-level critical effects, once per roll (INTRO-1.2.CRIT-PER-ROUND): a Critical Success gives
+    +1 action (TURN-6 step 4; off-turn per GAP-12 `crit.offturn`), a Critical Failure 1 Pin."""
+    st = ctx.state
+    if res.crit is Crit.FAILURE:
+        add_pins(ctx, unit_id, 1, reason="critical failure (natural 10)", rules=("INTRO-1.2.CRIT-FAIL",) + rules)
+    if res.crit is not Crit.SUCCESS:
+        return
+    cap = ctx.settings["crit.max_bonus_per_activation"]
+    act = st.activation
+    if context == "own" and act is not None and act.unit == unit_id:
+        if cap is None or act.bonus < cap:
+            act.bonus += 1
+            ctx.emit("extra_action", ("INTRO-1.2.CRIT-SUCCESS", "TURN-6"), unit=unit_id, when="end of activation")
+        return
+    if context == "ordered" and act is not None:
+        act.extra_unit = unit_id
+        act.extra_left += 1
+        ctx.emit("extra_action", ("INTRO-1.2.CRIT-SUCCESS", "GAP-12", "GAP-37"), unit=unit_id,
+                 when="right after the ordered action")
+        return
+    if context == "alert" and st.interrupt is not None:
+        st.interrupt.extra_unit = unit_id
+        st.interrupt.extra_left += 1
+        ctx.emit("extra_action", ("INTRO-1.2.CRIT-SUCCESS", "GAP-12"), unit=unit_id,
+                 when="right after the Alert action")
+        return
+    policy = ctx.settings["crit.offturn"]
+    unit = st.units[unit_id]
+    if policy == "lost":
+        ctx.emit("extra_action_lost", ("GAP-12",), unit=unit_id)
+    elif not unit.activated or policy == "next_activation":
+        unit.bonus_banked += 1
+        ctx.emit("extra_action", ("INTRO-1.2.CRIT-SUCCESS", "GAP-12"), unit=unit_id, when="its own activation")
+    else:
+        ctx.emit("extra_action_lost", ("GAP-12",), unit=unit_id, reason="already activated this turn")
+
+
+class _NoDice:
+    """Dice that refuse to roll: validation must never draw randomness."""
+
+    def d10(self) -> int:
+        raise RuntimeError("validation tried to roll a D10")
+
+    def d6(self) -> int:
+        raise RuntimeError("validation tried to roll a D6")
+
+    def angle(self) -> float:
+        raise RuntimeError("validation tried to draw an angle")
+
+
+def validate(state: GameState, action: Action) -> None:
+    """Raise IllegalAction if `action` is not legal now; never changes the state or draws dice.
+
+    The client's preview and the agents use this; `apply` runs the same checks before resolving."""
+    ctx = Ctx(state, _NoDice(), state.battlefield)
+    st = state
+    ph = st.phase
+    if ph is Phase.MISSION_END:
+        raise IllegalAction("the mission is over", "TURN-11")
+    if ph is Phase.DEPLOY:
+        _expect(action, Deploy)
+        unit_actions.check_deploy(ctx, action)  # type: ignore[arg-type]
+        return
+    if ph is Phase.INITIATIVE:
+        _expect(action, ChooseInitiative)
+        if action.side != st.deciding:  # type: ignore[attr-defined]
+            raise IllegalAction(f"only the initiative winner {st.deciding} chooses", "CORE-3.1.PASS")
+        return
+    if ph is Phase.ACTIVATE:
+        _expect(action, Activate)
+        uid = action.unit  # type: ignore[attr-defined]
+        if _side_of_unit(st, uid) != st.deciding or uid not in eligible_units(st, st.deciding):
+            raise IllegalAction(f"{uid} cannot activate now", "TURN-5")
+        return
+    if ph is Phase.MEDKIT:
+        _expect(action, UseItem, DeclineMedKit)
+        dec = st.wound_queue[0]
+        who = action.model if isinstance(action, DeclineMedKit) else st.units[action.unit].models[0]  # type: ignore[attr-defined]
+        if who != dec.model:
+            raise IllegalAction(f"the decision is about {dec.model}", "COMBAT-4.4.MEDKIT-SELF")
+        return
+    if ph is Phase.INTERRUPT:
+        _expect(action, Interrupt, DeclineInterrupt)
+        win = st.interrupt
+        assert win is not None
+        if isinstance(action, DeclineInterrupt):
+            if action.side != st.deciding:
+                raise IllegalAction(f"{st.deciding} is being asked", "TURN-7")
+            return
+        unit = st.units.get(action.unit)  # type: ignore[attr-defined]
+        if unit is None or unit.side != st.deciding:
+            raise IllegalAction("not a unit of the side being asked", "TURN-7")
+        extra = win.extra_left > 0 and action.unit == win.extra_unit  # type: ignore[attr-defined]
+        if not unit.alert and not extra:
+            raise IllegalAction(f"{unit.id} holds no Alert action", "CORE-3.3.ALERT")
+        inner = action.action  # type: ignore[attr-defined]
+        if getattr(inner, "unit", None) != unit.id or inner.cost != 1:
+            raise IllegalAction("the held action is one action of the Alert unit", "GAP-17")
+        if isinstance(inner, UseItem) and inner.item == "electric_juice":
+            raise IllegalAction("Electric Juice cannot be used with a held Alert action", "GAP-17")
+        unit_actions.check(ctx, inner, actor=unit.id, context="alert")
+        return
+    act = st.activation
+    assert act is not None
+    if isinstance(action, EndActivation):
+        expected = act.extra_unit if act.extra_left > 0 else act.unit
+        if action.unit != expected:
+            raise IllegalAction(f"{expected} is the unit acting", "TURN-6")
+        return
+    if act.extra_left > 0:
+        if getattr(action, "unit", None) != act.extra_unit:
+            raise IllegalAction(f"{act.extra_unit} must first take its extra action", "GAP-12")
+        if unit_actions.check(ctx, action, actor=act.extra_unit, context="ordered") > 1:
+            raise IllegalAction("the extra action is one action", "GAP-12")
+        return
+    if getattr(action, "unit", None) != act.unit:
+        raise IllegalAction(f"{act.unit} is the active unit", "CORE-3.1.ALTERNATE")
+    cost = unit_actions.check(ctx, action, actor=act.unit, context="own")
+    if cost > remaining(act):
+        raise IllegalAction(f"{act.unit} has {remaining(act)} action(s) left", "CORE-3.3.GENERAL")

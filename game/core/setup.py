@@ -1,0 +1,174 @@
+"""Scenarios and new games: crews, zones, tasks, the turn limit and deployment order (TURN-2, TURN-4)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.core.battlefield import Battlefield, Zone
+from game.core.catalog import Catalog, load_catalog
+from game.core.dice import Rng, seed_state
+from game.core.events import Event
+from game.core.polygon import rect
+from game.core.settings import Settings
+from game.core.state import GameState, ModelProfile, ModelState, SideKind, SideState, TaskState, UnitState
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    """One crew member as the roster gives it (ROSTER-12.MODEL)."""
+
+    id: str
+    name: str
+    level: str  # "leader", "rookie", "hardened", "veteran"
+    armour: str
+    weapons: tuple[str, ...]
+    skills: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CrewSpec:
+    side: str
+    name: str
+    zone: str
+    models: tuple[ModelSpec, ...]
+    controller: str = "human"
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSpec:
+    """A complex task object on the table (CORE-3.4.TASK)."""
+
+    id: str
+    name: str
+    x: float
+    y: float
+    radius: float
+    difficulty: int
+    actions: int
+    mechanical: bool = False
+    explosive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A playable setup: table, zones, crews, tasks and an optional fixed turn limit (SCEN-10)."""
+
+    id: str
+    name: str
+    table: tuple[float, float]
+    zones: tuple[Zone, ...]
+    crews: tuple[CrewSpec, ...]
+    tasks: tuple[TaskSpec, ...] = ()
+    turn_limit: int | None = None
+    notes: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def build_profile(catalog: Catalog, spec: ModelSpec) -> ModelProfile:
+    """Resolve a roster entry into numbers: recruit profile, armour, support weapon (CREW-7.1, ARMORY-5.3)."""
+    rec = catalog.recruit(spec.level)
+    armour = catalog.armour(spec.armour)
+    support = any(catalog.weapon(w).is_support for w in spec.weapons)
+    return ModelProfile(
+        name=spec.name,
+        move=float(rec.move),
+        ca=rec.ca,
+        armour=spec.armour,
+        armor=armour.armor,
+        armour_move_mod=float(armour.move_mod),
+        will=rec.will,
+        wounds=rec.wounds,
+        actions=rec.actions,
+        experience=rec.experience,
+        base_diameter=rec.base_diameter,
+        height=rec.height,
+        skills=tuple(spec.skills),
+        weapons=tuple(spec.weapons),
+        support_weapon=support,
+        leader="leader" in spec.skills,
+    )
+
+
+def new_game(
+    scenario: Scenario,
+    seed: int,
+    *,
+    settings: dict[str, Any] | None = None,
+    battlefield: Battlefield | None = None,
+) -> tuple[GameState, list[Event]]:
+    """Set up a game (TURN-2): seed the PRNG, place nothing, roll the turn limit and the deployment order."""
+    from game.core.rules import Ctx, begin_deployment, roll_turn_limit
+
+    overrides = dict(settings or {})
+    s = Settings(overrides, where=f"scenario {scenario.id}")
+    catalog = load_catalog(s)
+    if battlefield is None:
+        battlefield = Battlefield(name=f"open-{scenario.id}", width=scenario.table[0], height=scenario.table[1],
+                                  zones=scenario.zones)
+    st = GameState(scenario=scenario.id, seed=seed, rng=Rng(seed_state(seed)), settings=s.overrides,
+                   table=(battlefield.width, battlefield.height), map_path=battlefield.source,
+                   map_sha256=battlefield.sha256, battlefield=battlefield)
+    for crew in scenario.crews:
+        st.sides.append(SideState(crew.side, crew.name, SideKind.CREW, crew.controller, crew.zone))
+        for ms in crew.models:
+            profile = build_profile(catalog, ms)
+            st.units[ms.id] = UnitState(ms.id, crew.side, [ms.id])
+            st.models[ms.id] = ModelState(ms.id, ms.id, crew.side, profile, items=list(ms.items))
+    for t in scenario.tasks:
+        st.tasks[t.id] = TaskState(t.id, t.name, t.x, t.y, t.radius, t.difficulty, t.actions, t.mechanical,
+                                   t.explosive)
+    ctx = Ctx(st, st.rng, battlefield)
+    ctx.emit("setup", ("TURN-2",), scenario=scenario.id, seed=seed, settings=s.overrides,
+             map=battlefield.source, map_sha256=battlefield.sha256,
+             table=[battlefield.width, battlefield.height])
+    st.turn_limit = roll_turn_limit(ctx, scenario.turn_limit)
+    begin_deployment(ctx)
+    return st, ctx.events
+
+
+# --- the open-table demo (issue 2) -----------------------------------------------------------------
+
+
+def _open_table_demo() -> Scenario:
+    """Two crews of six on an open 36"x36" table with three complex tasks; corners 6"x6" (GAP-103)."""
+    zones = (Zone(1, "corner-nw", rect(0, 0, 6, 6)), Zone(2, "corner-se", rect(30, 30, 36, 36)))
+    vultures = CrewSpec("vultures", "The Vultures", "corner-nw", (
+        ModelSpec("v-boris", "Boris", "leader", "military", ("assault_rifle", "pistol"),
+                  ("leader", "hustle"), ("electric_juice", "medkit", "red_dot")),
+        ModelSpec("v-katya", "Katya", "hardened", "civilian", ("assault_rifle", "knife"),
+                  ("bone_doc",), ("medkit", "medkit")),
+        ModelSpec("v-lev", "Lev", "hardened", "civilian", ("shotgun", "machete"), ("fuse_cutter",),
+                  ("tool_kit", "electric_juice")),
+        ModelSpec("v-misha", "Misha", "rookie", "improvised", ("squad_lmg", "knife"), (), ("medkit",)),
+        ModelSpec("v-oleg", "Oleg", "rookie", "improvised", ("smg", "knife"), (), ("binoculars",)),
+        ModelSpec("v-pasha", "Pasha", "rookie", "improvised", ("pistol", "knife"), (), ("gas_mask",)),
+    ))
+    wolves = CrewSpec("wolves", "The Grey Wolves", "corner-se", (
+        ModelSpec("w-gennady", "Gennady", "leader", "advanced", ("battle_rifle", "pistol"),
+                  ("leader", "hard"), ("medkit", "electric_juice", "scope")),
+        ModelSpec("w-dasha", "Dasha", "hardened", "civilian", ("assault_rifle", "knife"), ("hustle",),
+                  ("medkit", "red_dot")),
+        ModelSpec("w-ilya", "Ilya", "hardened", "civilian", ("smg", "machete"), ("knife_man",),
+                  ("electric_juice", "tool_kit")),
+        ModelSpec("w-kolya", "Kolya", "rookie", "improvised", ("assault_rifle", "knife"), (), ("medkit",)),
+        ModelSpec("w-nina", "Nina", "rookie", "improvised", ("shotgun", "knife"), (), ("electric_juice",)),
+        ModelSpec("w-sasha", "Sasha", "rookie", "improvised", ("pistol", "knife"), (), ("binoculars",)),
+    ))
+    tasks = (
+        TaskSpec("radio", "the radio mast", 18.0, 18.0, 1.0, difficulty=1, actions=2, mechanical=True),
+        TaskSpec("ied", "the roadside IED", 10.0, 26.0, 0.5, difficulty=2, actions=2, explosive=True),
+        TaskSpec("locker", "the supply locker", 26.0, 10.0, 0.75, difficulty=0, actions=1),
+    )
+    return Scenario("open-table-demo", "Open-table demo", (36.0, 36.0), zones, (vultures, wolves), tasks,
+                    notes="Two crews, no terrain; every action that needs no attack.")
+
+
+SCENARIOS: dict[str, Scenario] = {s.id: s for s in (_open_table_demo(),)}
+
+
+def scenario(scenario_id: str) -> Scenario:
+    try:
+        return SCENARIOS[scenario_id]
+    except KeyError:
+        raise KeyError(f"unknown scenario {scenario_id!r}; known: {sorted(SCENARIOS)}") from None

@@ -1,0 +1,302 @@
+"""Game state: plain data (ids, numbers, enums, tuples) that round-trips through JSON; only `apply` writes it."""
+from __future__ import annotations
+
+import copy
+import enum
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from game.core.battlefield import Base, Battlefield, Scene, SmokeCloud
+from game.core.dice import Rng
+
+SAVE_VERSION = 1
+
+
+class Phase(enum.Enum):
+    """Where the turn state machine stands (TURN-1); each names who must decide next."""
+
+    DEPLOY = "deploy"  # TURN-4: a side places its models
+    INITIATIVE = "initiative"  # TURN-4.1: the initiative winner chooses to go first or pass
+    ACTIVATE = "activate"  # TURN-5: a side picks which unit activates
+    ACTION = "action"  # TURN-6: the active unit takes actions
+    INTERRUPT = "interrupt"  # TURN-7: a side holding Alert may interrupt
+    MEDKIT = "medkit"  # COMBAT-4.4.MEDKIT-SELF: a wounded model may dress the Wound at once
+    MISSION_END = "mission_end"  # TURN-11
+
+
+class SideKind(enum.Enum):
+    CREW = "crew"
+    HOSTILE = "hostile"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelProfile:
+    """A model's frozen profile (VITALS-2.1, CORE-3.2): resolved numbers, so state needs no catalog."""
+
+    name: str
+    move: float
+    ca: int
+    armour: str
+    armor: int
+    armour_move_mod: float
+    will: int | None  # None = Will "NA" (GAP-22)
+    wounds: int
+    actions: int  # Combat Experience: 1/2/3 (CORE-3.2.LEVELS) or TL for hostiles
+    experience: str
+    base_diameter: float = 1.0
+    height: float = 1.25
+    skills: tuple[str, ...] = ()
+    weapons: tuple[str, ...] = ()
+    support_weapon: bool = False  # ARMORY-5.1.SR-SUPPORT: -1" per Move
+    creature: bool = False
+    leader: bool = False
+
+    def has(self, skill: str) -> bool:
+        return skill in self.skills
+
+
+@dataclass(slots=True)
+class ModelState:
+    """One figure on the table: profile, position (x, y, z) in inches, wounds and kit."""
+
+    id: str
+    unit: str
+    side: str
+    profile: ModelProfile
+    x: float = 0.0
+    y: float = 0.0
+    z: float = 0.0
+    deployed: bool = False
+    wounds_taken: int = 0
+    ooa: bool = False
+    dead: bool = False
+    prone: bool = False
+    items: list[str] = field(default_factory=list)  # Equipment Slot contents (EQUIP-6.2.SLOTS)
+    unloaded: list[str] = field(default_factory=list)  # weapons that must Reload (ARMORY-5.1.SR-RELOAD)
+    ammo: dict[str, int] = field(default_factory=dict)  # Limited Ammo rounds per weapon (GAP-67)
+    hard_pin_ignored: bool = False  # SKILL-6.1.HARD: the first Pin of the mission was ignored (GAP-39)
+
+    @property
+    def in_play(self) -> bool:
+        """On the table and neither Out of Action nor Dead."""
+        return self.deployed and not self.ooa and not self.dead
+
+    @property
+    def radius(self) -> float:
+        return self.profile.base_diameter / 2.0
+
+    def base(self) -> Base:
+        return Base(self.id, self.x, self.y, self.z, self.radius, self.profile.height, self.side)
+
+
+@dataclass(slots=True)
+class UnitState:
+    """A unit: one model, or several acting as one (INTRO-1.2.UNIT); tokens live here (INTRO-1.3.TOKENS)."""
+
+    id: str
+    side: str
+    models: list[str]
+    pins: int = 0
+    activated: bool = False
+    alert: bool = False
+    ej_this_turn: bool = False  # used Electric Juice this turn (EQUIP-6.2.ELECTRIC-JUICE)
+    ej_hangover: bool = False  # only 1 action this turn (GAP-31)
+    bonus_banked: int = 0  # off-turn critical successes for its own activation (GAP-12)
+
+
+@dataclass(slots=True)
+class SideState:
+    """A player crew or a hostile force (DOC-0.6)."""
+
+    id: str
+    name: str
+    kind: SideKind
+    controller: str = "human"  # "human" or "ai" (AI-D.11 reads it)
+    zone: str | None = None  # deployment zone name
+    deployed: bool = False
+
+
+@dataclass(slots=True)
+class TaskState:
+    """A complex task in the scenario (CORE-3.4): where it is, how hard, and who has banked actions."""
+
+    id: str
+    name: str
+    x: float
+    y: float
+    radius: float
+    difficulty: int
+    actions: int
+    mechanical: bool = False
+    explosive: bool = False
+    done: bool = False
+    holder: str | None = None  # the model that passed the Skill Check (CORE-3.4.BANKING)
+    progress: int = 0
+    tried: list[str] = field(default_factory=list)  # models that tried the check this activation
+
+
+@dataclass(slots=True)
+class ActivationState:
+    """The activation in progress (TURN-6): budget, bonus pool and per-activation memory."""
+
+    unit: str
+    budget: int
+    spent: int = 0
+    bonus: int = 0  # crit extra actions earned this activation (TURN-6 step 4)
+    stage: str = "normal"  # "normal" then "bonus"
+    started: bool = False  # an action was taken (the interrupt window before the first action is past)
+    move_run: int = 0  # consecutive Move actions, for Hustle (SKILL-6.1.HUSTLE)
+    aim: bool = False  # Aim pending (CORE-3.3.AIM)
+    ej_used: bool = False
+    last_action: str = ""
+    extra_unit: str | None = None  # a crit extra action owed right after an ordered action (GAP-12)
+    extra_left: int = 0
+
+
+@dataclass(slots=True)
+class WoundDecision:
+    """A pending Med-Kit choice at the moment of a Wound (COMBAT-4.4.MEDKIT-SELF, GAP-32)."""
+
+    model: str
+    round_id: int
+    wounds: int  # undressed Wounds suffered in this round
+    dressed: int = 0
+
+
+@dataclass(slots=True)
+class InterruptWindow:
+    """An open Alert window (TURN-7): the sides still to be asked, in order."""
+
+    acting_unit: str
+    sides: list[str]
+    resume: str  # phase to return to afterwards
+    extra_unit: str | None = None  # a crit extra action owed right after the Alert action (GAP-12)
+    extra_left: int = 0
+
+
+@dataclass(slots=True)
+class GameState:
+    """The whole game: everything a save needs, JSON-serialisable."""
+
+    scenario: str
+    seed: int
+    rng: Rng
+    settings: dict[str, Any]
+    table: tuple[float, float]
+    map_path: str | None = None
+    map_sha256: str | None = None
+    turn: int = 0
+    turn_limit: int = 0
+    phase: Phase = Phase.DEPLOY
+    sides: list[SideState] = field(default_factory=list)
+    units: dict[str, UnitState] = field(default_factory=dict)
+    models: dict[str, ModelState] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)  # side ids in activation order this turn
+    deciding: str = ""  # side id that must decide now
+    cycle: int = 0  # index into order of the side activating in the cycle
+    activation: ActivationState | None = None
+    interrupt: InterruptWindow | None = None
+    wound_queue: list[WoundDecision] = field(default_factory=list)
+    tasks: dict[str, TaskState] = field(default_factory=dict)
+    deploy_order: list[str] = field(default_factory=list)
+    smoke: list[dict[str, Any]] = field(default_factory=list)
+    round_counter: int = 0  # id of the last roll round (COMBAT-4.4.PERMA-DEAD "different round")
+    event_seq: int = 0
+    result: dict[str, Any] = field(default_factory=dict)
+    battlefield: Battlefield = field(default_factory=Battlefield.open_table, repr=False, compare=False)
+
+    # --- queries -------------------------------------------------------------
+    def side(self, side_id: str) -> SideState:
+        for s in self.sides:
+            if s.id == side_id:
+                return s
+        raise KeyError(f"no side {side_id!r}")
+
+    def unit_models(self, unit_id: str) -> list[ModelState]:
+        return [self.models[m] for m in self.units[unit_id].models]
+
+    def unit_in_play(self, unit_id: str) -> bool:
+        return any(m.in_play for m in self.unit_models(unit_id))
+
+    def scene(self) -> Scene:
+        """The bases in play and smoke clouds, for geometry queries."""
+        bases = tuple(m.base() for m in self.models.values() if m.in_play)
+        smoke = tuple(SmokeCloud(c["x"], c["y"], c["z"], c["radius"], c["height"]) for c in self.smoke)
+        return Scene(bases, smoke)
+
+    def clone(self) -> "GameState":
+        """An independent copy, PRNG included (python-chess Board.copy, OpenSpiel State.clone).
+
+        The immutable battlefield is shared, not copied."""
+        return copy.deepcopy(self, {id(self.battlefield): self.battlefield})
+
+    # --- JSON ----------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data; the battlefield is referenced by map path and SHA-256, not embedded."""
+        out = _to_json(self)
+        del out["battlefield"]
+        return out
+
+    @staticmethod
+    def from_json(data: dict[str, Any], battlefield: Battlefield | None = None) -> "GameState":
+        st = _from_json(GameState, {k: v for k, v in data.items() if k != "battlefield"})
+        if battlefield is not None:
+            st.battlefield = battlefield
+        else:
+            st.battlefield = Battlefield.open_table(*st.table)
+        return st
+
+
+def _to_json(obj: Any) -> Any:
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if isinstance(obj, Rng):
+        return str(obj.state)
+    if hasattr(obj, "__dataclass_fields__"):
+        return {f.name: _to_json(getattr(obj, f.name)) for f in fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): _to_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_to_json(v) for v in obj]
+    return obj
+
+
+def _from_json(cls: Any, data: Any) -> Any:
+    """Rebuild a dataclass from its JSON form using the field annotations (strings, PEP 563)."""
+    kwargs = {}
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        kwargs[f.name] = _decode(f.type, data[f.name])
+    return cls(**kwargs)
+
+
+def _decode(tp: str, value: Any) -> Any:
+    t = tp.replace(" ", "")
+    if value is None:
+        return None
+    if t == "Rng":
+        return Rng(int(value))
+    if t in ("Phase",):
+        return Phase(value)
+    if t == "SideKind":
+        return SideKind(value)
+    for name, cls in (("ModelProfile", ModelProfile), ("ActivationState", ActivationState),
+                      ("InterruptWindow", InterruptWindow)):
+        if t in (name, f"{name}|None"):
+            return _from_json(cls, value)
+    if t.startswith("tuple[float,float]"):
+        return tuple(value)
+    if t.startswith("tuple["):
+        return tuple(value)
+    for name, cls in (("SideState", SideState), ("WoundDecision", WoundDecision)):
+        if t == f"list[{name}]":
+            return [_from_json(cls, v) for v in value]
+    for name, cls in (("UnitState", UnitState), ("ModelState", ModelState), ("TaskState", TaskState)):
+        if t == f"dict[str,{name}]":
+            return {k: _from_json(cls, v) for k, v in value.items()}
+    if t.startswith("list["):
+        return list(value)
+    if t.startswith("dict["):
+        return dict(value)
+    return value

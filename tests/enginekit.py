@@ -1,0 +1,53 @@
+"""Builders for rule tests: small games assembled directly from profiles, with scripted dice."""
+from __future__ import annotations
+
+from game.core.actions import Activate
+from game.core.battlefield import Battlefield, Zone
+from game.core.dice import Rng, ScriptedDice, seed_state
+from game.core.polygon import rect
+from game.core.rules import apply
+from game.core.state import GameState, ModelProfile, ModelState, Phase, SideKind, SideState, TaskState, UnitState
+
+
+def profile(name: str = "trooper", *, move: float = 6.0, ca: int = 5, armor: int = 5, will: int | None = 5,
+            wounds: int = 1, actions: int = 2, skills: tuple[str, ...] = (), armour_move_mod: float = 0.0,
+            support: bool = False, leader: bool = False, base: float = 1.0, weapons: tuple[str, ...] = ()) -> ModelProfile:
+    return ModelProfile(name=name, move=move, ca=ca, armour="civilian", armor=armor, armour_move_mod=armour_move_mod,
+                        will=will, wounds=wounds, actions=actions, experience={1: "rookie", 2: "hardened", 3: "veteran"}[actions],
+                        base_diameter=base, skills=skills, weapons=weapons, support_weapon=support,
+                        leader=leader or "leader" in skills)
+
+
+def game(models: list[tuple[str, str, ModelProfile, tuple[float, float]]], *, items: dict[str, list[str]] | None = None,
+         tasks: list[TaskState] | None = None, table: tuple[float, float] = (36.0, 36.0), seed: int = 1,
+         settings: dict | None = None, turn_limit: int = 6) -> GameState:
+    """A game already deployed and in turn 1, with side "a" to activate first, then "b"."""
+    bf = Battlefield(name="test", width=table[0], height=table[1],
+                     zones=(Zone(1, "za", rect(0, 0, 6, 6)), Zone(2, "zb", rect(table[0] - 6, table[1] - 6, *table))))
+    st = GameState(scenario="test", seed=seed, rng=Rng(seed_state(seed)), settings=dict(settings or {}),
+                   table=table, battlefield=bf, turn=1, turn_limit=turn_limit)
+    st.sides = [SideState("a", "Side A", SideKind.CREW, zone="za", deployed=True),
+                SideState("b", "Side B", SideKind.CREW, zone="zb", deployed=True)]
+    for mid, side, prof, (x, y) in models:
+        st.units[mid] = UnitState(mid, side, [mid])
+        st.models[mid] = ModelState(mid, mid, side, prof, x=x, y=y, deployed=True,
+                                    items=list((items or {}).get(mid, [])))
+    for t in tasks or []:
+        st.tasks[t.id] = t
+    st.order = ["a", "b"]
+    st.phase = Phase.ACTIVATE
+    st.deciding = "a"
+    st.cycle = 0
+    return st
+
+
+def activate(st: GameState, unit: str) -> list:
+    """Activate a unit of the deciding side (switching sides if needed for the test)."""
+    st.phase = Phase.ACTIVATE
+    st.deciding = st.units[unit].side
+    st.cycle = st.order.index(st.deciding)
+    return apply(st, Activate(unit), ScriptedDice([]))
+
+
+def types(events) -> list[str]:
+    return [e.type for e in events]
