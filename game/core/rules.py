@@ -137,8 +137,9 @@ def roll_initiative(ctx: Ctx, sides: list[str], *, purpose: str) -> list[str]:
         results[s] = die - pinned
         rolls[s] = {"die": die, "pinned_units": pinned, "result": die - pinned}
     ctx.emit("initiative", ("CORE-3.1.INITIATIVE", "TURN-4.1"), purpose=purpose, rolls=rolls)
-    order = _order_with_ties(ctx, results, purpose)
-    return order
+    if ctx.settings["init.tie"] != "reroll_tied":
+        raise ValueError(f"unsupported init.tie {ctx.settings['init.tie']!r}")
+    return _order_with_ties(ctx, results, purpose)
 
 
 def _order_with_ties(ctx: Ctx, results: dict[str, int], purpose: str) -> list[str]:
@@ -167,7 +168,8 @@ def begin_deployment(ctx: Ctx) -> None:
     """TURN-4 (`deploy.order`=initiative_loser_first): the loser places all models first."""
     st = ctx.state
     order = roll_initiative(ctx, crew_sides(st), purpose="deployment")
-    st.deploy_order = list(reversed(order))
+    # `deploy.order`=initiative_loser_first: the lowest result places all its models first.
+    st.deploy_order = list(reversed(order)) if ctx.settings["deploy.order"] == "initiative_loser_first" else order
     st.phase = Phase.DEPLOY
     st.deciding = st.deploy_order[0]
     ctx.emit("deployment_order", ("TURN-4",), order=st.deploy_order)
@@ -180,11 +182,13 @@ def roll_turn_limit(ctx: Ctx, fixed: int | None) -> int:
     if fixed is not None:
         ctx.emit("turn_limit", ("MISSION-8.2.TURN-LIMIT",), turn_limit=fixed, source="scenario")
         return fixed
+    s = ctx.settings
     w, h = st.table
-    big = max(w, h) > 48.0 + 1e-9 or min(w, h) > 48.0 + 1e-9 or len(crew_sides(st)) >= 3
-    base = 6 if big else 4
+    big = (max(w, h) > s["mission.turn_limit.max_small_side"] + 1e-9
+           or len(crew_sides(st)) >= s["mission.turn_limit.large_players"])
+    base = s["mission.turn_limit.large_base"] if big else s["mission.turn_limit.small_base"]
     face = ctx.dice.d6()
-    d3 = d3_from_d6(face) if ctx.settings["dice.d3"] == "ceil(d6/2)" else d3_from_d6(face)
+    d3 = d3_from_d6(face)  # `dice.d3`: the only reading is ceil(d6/2)
     limit = base + d3
     ctx.emit("turn_limit", ("MISSION-8.2.TURN-LIMIT", "GAP-48", "INTRO-1.2.D3"), d6=face, d3=d3,
              base=base, turn_limit=limit, source="rolled")
@@ -215,8 +219,8 @@ def _on_initiative(ctx: Ctx, action: Action) -> None:
     st = ctx.state
     if action.side != st.deciding:
         raise IllegalAction(f"only the initiative winner {st.deciding} chooses", "CORE-3.1.PASS")
-    if not action.go_first:
-        st.order[0], st.order[1] = st.order[1], st.order[0]  # `init.pass`=swap_first_two
+    if not action.go_first and ctx.settings["init.pass"] == "swap_first_two":
+        st.order[0], st.order[1] = st.order[1], st.order[0]
     ctx.emit("initiative_choice", ("CORE-3.1.PASS", "GAP-16"), side=action.side, go_first=action.go_first,
              order=list(st.order))
     _begin_cycle(ctx)
@@ -269,7 +273,7 @@ def _on_activate(ctx: Ctx, action: Action) -> None:
     model = st.unit_models(unit.id)[0]
     budget = model.profile.actions
     if unit.ej_hangover:
-        budget = 1
+        budget = min(budget, ctx.settings["ej.hangover_budget"])
     st.activation = ActivationState(unit=unit.id, budget=budget, bonus=unit.bonus_banked)
     banked = unit.bonus_banked
     unit.bonus_banked = 0
@@ -420,7 +424,7 @@ def _open_window(ctx: Ctx, acting_unit: str, *, resume: str) -> bool:
     st.interrupt = InterruptWindow(acting_unit=acting_unit, sides=sides, resume=resume)
     st.phase = Phase.INTERRUPT
     st.deciding = sides[0]
-    ctx.emit("interrupt_window", ("TURN-7", "CORE-3.3.ALERT"), acting_unit=acting_unit, sides=sides)
+    ctx.emit("interrupt_window", ("TURN-7", "CORE-3.3.ALERT"), acting_unit=acting_unit, sides=list(sides))
     return True
 
 
@@ -538,11 +542,12 @@ def _on_medkit(ctx: Ctx, action: Action) -> None:
         raise IllegalAction(f"only {dec.model} may dress its own Wound now", "COMBAT-4.4.MEDKIT-SELF")
     if medkits(m) == 0:
         raise IllegalAction(f"{dec.model} carries no Med-Kit", "EQUIP-6.2.MEDKIT")
-    if dec.dressed >= min(2, dec.wounds):
-        raise IllegalAction("at most 2 Wounds of one round can be dressed", "COMBAT-4.4.MEDKIT-MULTI")
+    cap = min(ctx.settings["medkit.max_per_round"], dec.wounds)
+    if dec.dressed >= cap:
+        raise IllegalAction(f"at most {cap} Wound(s) of this round can be dressed", "COMBAT-4.4.MEDKIT-MULTI")
     dress_wound(ctx, dec.model, dec.model)
     dec.dressed += 1
-    if dec.dressed >= min(2, dec.wounds) or medkits(m) == 0 or m.wounds_taken == 0:
+    if dec.dressed >= cap or medkits(m) == 0 or m.wounds_taken == 0:
         _finish_wound_decision(ctx)
 
 

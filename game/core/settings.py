@@ -12,6 +12,8 @@ from typing import Any, Iterator, Mapping
 
 HOUSE_FILE = "house.toml"
 TYPES = ("bool", "int", "float", "str", "list", "int_or_null")
+# leaf_of/gap_text mark a leaf invented for a wildcard or compound RULES.md key (e.g. `bolt.*`).
+FIELDS = ("default", "type", "rule", "enforced_by", "doc", "choices", "leaf_of", "gap_text")
 
 
 class SettingsError(ValueError):
@@ -29,6 +31,8 @@ class SettingSpec:
     enforced_by: str
     doc: str
     choices: tuple[Any, ...] = ()
+    leaf_of: str = ""
+    gap_text: str = ""
 
     @property
     def enforced(self) -> bool:
@@ -82,7 +86,7 @@ def parse_specs(text: str, filename: str) -> dict[str, SettingSpec]:
             missing.remove("default")  # TOML has no null: a missing default means None
         if missing:
             raise SettingsError(f"{where}: missing field(s) {missing}")
-        unknown = set(body) - {"default", "type", "rule", "enforced_by", "doc", "choices"}
+        unknown = set(body) - set(FIELDS)
         if unknown:
             raise SettingsError(f"{where}: unknown field(s) {sorted(unknown)}")
         if body["type"] not in TYPES:
@@ -90,6 +94,13 @@ def parse_specs(text: str, filename: str) -> dict[str, SettingSpec]:
         for f in ("rule", "enforced_by", "doc"):
             if not isinstance(body[f], str) or not body[f].strip():
                 raise SettingsError(f"{where}: field {f!r} must be a non-empty string")
+        for f in ("leaf_of", "gap_text"):
+            if f in body and (not isinstance(body[f], str) or not body[f].strip()):
+                raise SettingsError(f"{where}: field {f!r} must be a non-empty string")
+        if ("leaf_of" in body) != ("gap_text" in body):
+            raise SettingsError(f"{where}: leaf_of and gap_text go together (the RULES.md key and its GAP words)")
+        if "choices" in body and not isinstance(body["choices"], list):
+            raise SettingsError(f"{where}: field 'choices' must be a list")
         spec = SettingSpec(
             key=key,
             default=body.get("default"),
@@ -98,6 +109,8 @@ def parse_specs(text: str, filename: str) -> dict[str, SettingSpec]:
             enforced_by=body["enforced_by"],
             doc=body["doc"],
             choices=tuple(body.get("choices", ())),
+            leaf_of=body.get("leaf_of", ""),
+            gap_text=body.get("gap_text", ""),
         )
         spec = replace(spec, default=_check_value(spec, spec.default, where))
         specs[key] = spec

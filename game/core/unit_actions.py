@@ -109,8 +109,8 @@ def do(ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
     act = ctx.state.activation
     spent = _DOS[type(action)](ctx, action, m, context)
     if context == "own" and act is not None and act.unit == actor:
-        if not isinstance(action, Aim):
-            act.aim = False  # CORE-3.3.AIM `aim.expires`=next_action
+        if not isinstance(action, Aim) and ctx.settings["aim.expires"] == "next_action":
+            act.aim = False  # CORE-3.3.AIM: any other action loses the Aim
         if isinstance(action, Move):
             act.move_run += 1
         elif spent:
@@ -171,7 +171,9 @@ def _hustle(ctx: "Ctx", m: ModelState, context: str) -> bool:
     act = ctx.state.activation
     if context != "own" or act is None or not m.profile.has("hustle"):
         return False
-    return (act.move_run + 1) % 2 == 0
+    if ctx.settings["hustle.pairs"] == "non_overlapping":
+        return (act.move_run + 1) % 2 == 0
+    return act.move_run >= 1
 
 
 def _check_move(ctx: "Ctx", a: Move, m: ModelState, context: str) -> int:
@@ -224,6 +226,8 @@ def _do_move(ctx: "Ctx", a: Move, m: ModelState, context: str) -> int:
 
 def _task_leave_check(ctx: "Ctx", m: ModelState) -> None:
     """CORE-3.4.BANKING: a holder that leaves base contact with its task loses the banked actions."""
+    if "leaves_contact" not in ctx.settings["task.reset_on"]:
+        return
     for task in ctx.state.tasks.values():
         if task.holder == m.id and not task.done and not _in_task_contact(ctx, m, task):
             ctx.emit("task_progress_lost", ("CORE-3.4.BANKING",), task=task.id, model=m.id,
@@ -252,13 +256,13 @@ def _check_alert(ctx: "Ctx", a: Alert, m: ModelState, context: str) -> int:
         raise IllegalAction("a held Alert action cannot be another Alert", "GAP-17")
     if ctx.state.units[a.unit].alert:
         raise IllegalAction(f"{a.unit} already holds an Alert action", "CORE-3.3.ALERT")
-    return 2
+    return int(ctx.settings["alert.cost"])
 
 
 def _do_alert(ctx: "Ctx", a: Alert, m: ModelState, context: str) -> int:
     ctx.state.units[a.unit].alert = True
     ctx.emit("alert", ("CORE-3.3.ALERT", "GAP-17"), unit=a.unit)
-    return 2
+    return int(ctx.settings["alert.cost"])
 
 
 def _check_rally(ctx: "Ctx", a: Rally, m: ModelState, context: str) -> int:
@@ -309,7 +313,7 @@ def _check_use_item(ctx: "Ctx", a: UseItem, m: ModelState, context: str) -> int:
         act = st.activation
         if context != "own" or act is None or act.unit != a.unit or act.stage != "normal":
             raise IllegalAction("Electric Juice is used only in the model's own activation", "GAP-31")
-        if act.ej_used:
+        if act.ej_used and ctx.settings["ej.per_activation"] <= 1:
             raise IllegalAction("at most one dose of Electric Juice per activation", "GAP-31")
         if "electric_juice" not in m.items:
             raise IllegalAction(f"{m.id} carries no Electric Juice", "EQUIP-6.2.ELECTRIC-JUICE")
@@ -332,7 +336,7 @@ def _check_use_item(ctx: "Ctx", a: UseItem, m: ModelState, context: str) -> int:
     tol = ctx.settings["geo.contact_tol"]
     if base_distance(m.base(), patient.base()).distance > tol + EPS:
         raise IllegalAction(f"{m.id} is not in base contact with {a.target}", "COMBAT-4.4.MEDKIT-ALLY")
-    return 1
+    return int(ctx.settings["medkit.ally_cost"])
 
 
 def _do_use_item(ctx: "Ctx", a: UseItem, m: ModelState, context: str) -> int:
@@ -354,10 +358,10 @@ def _do_use_item(ctx: "Ctx", a: UseItem, m: ModelState, context: str) -> int:
         m.items.remove("medkit")
         ctx.emit("medkit", ("COMBAT-4.4.MEDKIT-OOA", "GAP-32"), patient=target, applier=m.id, revived=False,
                  note="healed but stays out of this mission (`medkit.ooa_revive_returns`=false)")
-        return 1
+        return int(ctx.settings["medkit.ally_cost"])
     dress_wound(ctx, target, m.id)
     settle_wounds(ctx, target)
-    return 0 if target == m.id else 1
+    return 0 if target == m.id else int(ctx.settings["medkit.ally_cost"])
 
 
 # --- Complex task (CORE-3.4) --------------------------------------------------------------------

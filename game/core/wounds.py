@@ -104,17 +104,19 @@ def dress_wound(ctx: "Ctx", patient_id: str, applier_id: str) -> None:
     patient.wounds_taken = max(0, patient.wounds_taken - 1)
     if revived:
         patient.ooa = False
-    pins = 1 if applier.profile.has("bone_doc") else 2
+    bone_doc = applier.profile.has("bone_doc")
+    pins = ctx.settings["medkit.pins_bone_doc"] if bone_doc else ctx.settings["medkit.pins"]
     ctx.emit("medkit", ("COMBAT-4.4.MEDKIT-SELF" if patient_id == applier_id else "COMBAT-4.4.MEDKIT-ALLY",
-                        "SKILL-6.1.BONE-DOC" if pins == 1 else "EQUIP-6.2.MEDKIT"),
+                        "SKILL-6.1.BONE-DOC" if bone_doc else "EQUIP-6.2.MEDKIT"),
              patient=patient_id, applier=applier_id, wounds_taken=patient.wounds_taken, revived=revived,
              pins=pins)
-    # Dressing a Wound always gives its Pins; Hard's ignore applies to Pinned results, Will NA to none.
     add_pins(ctx, patient.unit, pins, reason="Med-Kit", rules=("COMBAT-4.4.MEDKIT-SELF",))
 
 
 def _task_reset_on_wound(ctx: "Ctx", model_id: str) -> None:
     """CORE-3.4.BANKING (`task.reset_on`): a Wound or OOA loses the holder's banked task actions."""
+    if "wounded" not in ctx.settings["task.reset_on"]:
+        return
     for task in ctx.state.tasks.values():
         if task.holder == model_id and not task.done:
             ctx.emit("task_progress_lost", ("CORE-3.4.BANKING",), task=task.id, model=model_id,

@@ -1,0 +1,1 @@
+"""Developer tools: generators and checks run from the command line."""
