@@ -14,6 +14,7 @@ import time
 
 BENCHMARKS: list[str] = [
     "game.benchmarks.rules",
+    "game.benchmarks.maps",
 ]
 
 

@@ -65,6 +65,7 @@ class TerrainPiece:
     climbable: bool = False
     kind: str = ""  # free label from the map class ("wall", "roof", "hedge", ...)
     holes: tuple[tuple[Point2, ...], ...] = ()
+    building: str = ""  # the building this piece belongs to (map property `building`), "" for none
 
     def impassable_at(self, z: float, model_height: float) -> bool:
         """True if this piece blocks a base standing at z (vertical test only; GEO-7).
