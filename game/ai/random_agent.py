@@ -15,14 +15,21 @@ from game.core.actions import (
     DeclineMedKit,
     Deploy,
     EndActivation,
+    FlameAttack,
     IllegalAction,
     Interrupt,
+    MeleeAttack,
     Move,
     Order,
+    Parry,
     Rally,
+    RangedAttack,
     Recover,
     Reload,
+    TemplateAttack,
+    ThrowGrenade,
     UseItem,
+    Withdraw,
 )
 from game.core.polygon import polygon_bounds
 from game.core.rules import eligible_units, remaining, validate
@@ -53,6 +60,9 @@ class RandomAgent:
             if self.rng.random() < 0.8:
                 return UseItem(m.unit, "medkit")
             return DeclineMedKit(dec.model)
+        if ph is Phase.PARRY:
+            c = state.continuations[0]
+            return Parry(state.models[c["attacker"]].unit, self.rng.randint(0, min(c["a_hits"], c["d_hits"])))
         if ph is Phase.INTERRUPT:
             return self._interrupt(state)
         if ph is Phase.ACTION:
@@ -108,6 +118,7 @@ class RandomAgent:
         c += [UseItem(uid, "electric_juice"), UseItem(uid, "medkit")]
         c += [UseItem(uid, "medkit", o.id) for o in st.models.values() if o.side == m.side and o.id != m.id]
         c += [ComplexTask(uid, t) for t in st.tasks]
+        attacks = self._attacks(st, uid, m)
         if m.profile.leader and context == "own":
             for other in st.units.values():
                 if other.side == m.side and other.id != uid and st.unit_in_play(other.id):
@@ -116,9 +127,44 @@ class RandomAgent:
                                              *(ComplexTask(other.id, t) for t in st.tasks)])
                     c.append(Order(uid, other.id, inner))
         self.rng.shuffle(c)
-        # Working a task the model stands at is what a player would do first.
+        self.rng.shuffle(attacks)
+        # Working a task the model stands at, or attacking, is what a player would usually do first.
         c.sort(key=lambda a: 0 if isinstance(a, ComplexTask) else 1)
-        return c
+        return attacks + c if self.rng.random() < 0.7 else c + attacks
+
+    def _attacks(self, st: GameState, uid: str, m: ModelState) -> list[Action]:
+        """Every attack worth trying: shots, Unload, blows, grenades, blasts and flame at enemies."""
+        from game.core.catalog import load_catalog
+        from game.core.rules import settings_of
+
+        cat = load_catalog(settings_of(st))
+        enemies = [e for e in st.models.values() if e.in_play and e.side != m.side]
+        out: list[Action] = []
+        for e in enemies:
+            touching = math.hypot(e.x - m.x, e.y - m.y) - e.radius - m.radius <= 0.1
+            for wid in m.profile.weapons:
+                w = cat.weapon(wid)
+                p = w.profile
+                if touching:
+                    out.append(MeleeAttack(uid, e.id, wid))
+                elif p.template is not None and p.template.value == "flame":
+                    out.append(FlameAttack(uid, wid, round(math.atan2(e.y - m.y, e.x - m.x), 4)))
+                elif p.template is not None:
+                    out.append(TemplateAttack(uid, wid, e.x, e.y))
+                elif p.range_max:
+                    out.append(RangedAttack(uid, e.id, wid))
+                    if m.profile.has("unload"):
+                        out.append(RangedAttack(uid, e.id, wid, unload=True))
+            for g, n in m.grenades.items():
+                if n > 0:
+                    out.append(ThrowGrenade(uid, g, e.x, e.y))
+        if any(math.hypot(e.x - m.x, e.y - m.y) - e.radius - m.radius <= 0.1 for e in enemies):
+            ang = self.rng.uniform(0, 2 * math.pi)
+            reach = move_allowance(m, hustle_bonus=False).inches * 0.9
+            x = min(max(m.x + reach * math.cos(ang), m.radius), st.table[0] - m.radius)
+            y = min(max(m.y + reach * math.sin(ang), m.radius), st.table[1] - m.radius)
+            out.append(Withdraw(uid, ((round(x, 4), round(y, 4)),)))
+        return out
 
     def _move(self, st: GameState, uid: str, m: ModelState) -> Move:
         """A move toward a task, a random point, or a random direction, within the allowance."""
@@ -126,7 +172,13 @@ class RandomAgent:
         hustle = bool(act and act.unit == uid and m.profile.has("hustle") and (act.move_run + 1) % 2 == 0)
         reach = move_allowance(m, hustle_bonus=hustle).inches * self.rng.uniform(0.3, 0.999)
         roll = self.rng.random()
-        if roll < 0.45 and st.tasks:
+        enemies = [e for e in st.models.values() if e.in_play and e.side != m.side]
+        if roll < 0.25 and enemies:
+            e = min(enemies, key=lambda o: math.hypot(o.x - m.x, o.y - m.y))
+            d = math.hypot(e.x - m.x, e.y - m.y)
+            step = min(reach, max(0.0, d - e.radius - m.radius))
+            ang = math.atan2(e.y - m.y, e.x - m.x)
+        elif roll < 0.6 and st.tasks:
             t = self.rng.choice(list(st.tasks.values()))
             tx, ty = t.x, t.y
             d = math.hypot(tx - m.x, ty - m.y)

@@ -179,10 +179,83 @@ class Order(Action):
     action: Action
 
 
+# --- attacks (COMBAT-4.*, ARMORY-5.*) --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RangedAttack(Action):
+    """Fire one weapon once at one enemy unit (COMBAT-4.1.RANGED); `unload` spends two actions on one
+    combined round of 2xFP+2 dice (SKILL-6.1.UNLOAD)."""
+
+    unit: str
+    target: str
+    weapon: str
+    profile: str | None = None
+    unload: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeAttack(Action):
+    """Attack an enemy model in base contact; the defender fights back at once (COMBAT-4.2)."""
+
+    unit: str
+    target: str
+    weapon: str
+    second_weapon: str | None = None  # Knife Man only (SKILL-6.1.KNIFE-MAN, GAP-08)
+
+
+@dataclass(frozen=True, slots=True)
+class Parry(Action):
+    """After both sides rolled, the melee attacker spends hits to cancel the defender's (COMBAT-4.2.PARRY)."""
+
+    unit: str
+    hits: int
+    cost: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(Action):
+    """Leave a deadlocked melee after the enemy's free attack, then move out of contact (COMBAT-4.3.WITHDRAW)."""
+
+    unit: str
+    path: Path2
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowGrenade(Action):
+    """Prepare and throw one grenade at a point, direct or indirect (CORE-3.3.GRENADE, GAP-70)."""
+
+    unit: str
+    grenade: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateAttack(Action):
+    """Fire a blast weapon (40 mm GL, RPG anti-infantry, mortar) at a point (ARMORY-5.1, GAP-70)."""
+
+    unit: str
+    weapon: str
+    x: float
+    y: float
+    profile: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FlameAttack(Action):
+    """Place the flame template from the attacker's base at an angle; no roll (ARMORY-5.1.FLAME)."""
+
+    unit: str
+    weapon: str
+    angle: float
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     c.__name__: c
     for c in (Deploy, ChooseInitiative, Activate, EndActivation, Interrupt, DeclineInterrupt, DeclineMedKit,
-              Move, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order)
+              Move, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order, RangedAttack, MeleeAttack,
+              Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack)
 }
 
 

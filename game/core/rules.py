@@ -15,6 +15,7 @@ from game.core.actions import (
     EndActivation,
     IllegalAction,
     Interrupt,
+    Parry,
     UseItem,
 )
 from game.core.battlefield import Battlefield
@@ -22,6 +23,7 @@ from game.core.dice import Crit, Dice, PoolResult, TargetNumber, d3_from_d6, eva
 from game.core.events import Event
 from game.core.settings import Settings
 from game.core.state import ActivationState, GameState, InterruptWindow, Phase, SideKind
+from game.core.combat import check_parry, run_continuations
 from game.core.wounds import add_pins, dress_wound, medkits, settle_wounds
 
 
@@ -346,14 +348,15 @@ def _on_ordered_extra(ctx: Ctx, action: Action, act: ActivationState) -> None:
 
 
 def _after_action(ctx: Ctx) -> None:
-    """After each action: early end (TURN-10), then the interrupt window (TURN-7), then continue."""
+    """After each action: finish its resolution, early end (TURN-10), the interrupt window (TURN-7), continue."""
     st = ctx.state
+    run_continuations(ctx)
+    if st.phase in (Phase.MEDKIT, Phase.PARRY):
+        return
     if _check_early_end(ctx):
         return
     act = st.activation
     if act is None:
-        return
-    if st.phase is Phase.MEDKIT:
         return
     if act.extra_left > 0:
         st.phase = Phase.ACTION
@@ -471,9 +474,10 @@ def _on_interrupt(ctx: Ctx, action: Action) -> None:
     ctx.emit("interrupt", ("TURN-7", "CORE-3.3.ALERT"), unit=action.unit, action=type(inner).__name__,
              acting_unit=win.acting_unit)
     unit_actions.do(ctx, inner, actor=action.unit, context="alert")
-    if _check_early_end(ctx):
+    run_continuations(ctx)
+    if st.phase in (Phase.MEDKIT, Phase.PARRY):
         return
-    if st.phase is Phase.MEDKIT:
+    if _check_early_end(ctx):
         return
     _refresh_window(ctx)
 
@@ -558,7 +562,17 @@ def _finish_wound_decision(ctx: Ctx) -> None:
     if st.wound_queue:
         st.deciding = st.models[st.wound_queue[0].model].side
         return
-    # Resume what the Wound interrupted.
+    _resume(ctx)
+
+
+def _resume(ctx: Ctx) -> None:
+    """Continue what a Med-Kit or Parry decision interrupted: the rest of the resolution, then the flow."""
+    st = ctx.state
+    st.phase = Phase.INTERRUPT if st.interrupt is not None else Phase.ACTION if st.activation is not None \
+        else Phase.ACTIVATE
+    run_continuations(ctx)
+    if st.phase in (Phase.MEDKIT, Phase.PARRY):
+        return
     if _check_early_end(ctx):
         return
     if st.interrupt is not None:
@@ -567,6 +581,15 @@ def _finish_wound_decision(ctx: Ctx) -> None:
         _after_action(ctx)
     else:
         _next_in_cycle(ctx)
+
+
+def _on_parry(ctx: Ctx, action: Action) -> None:
+    """COMBAT-4.2.PARRY: the melee attacker's choice once both sides have rolled."""
+    _expect(action, Parry)
+    assert isinstance(action, Parry)
+    c = check_parry(ctx, action)
+    c["parry"] = action.hits
+    _resume(ctx)
 
 
 # --- TURN END / MISSION END (TURN-9..TURN-11) ---------------------------------------------------
@@ -631,6 +654,7 @@ _PHASE_HANDLERS: dict[Phase, Callable[[Ctx, Action], None]] = {
     Phase.ACTION: _on_action_phase,
     Phase.INTERRUPT: _on_interrupt,
     Phase.MEDKIT: _on_medkit,
+    Phase.PARRY: _on_parry,
 }
 
 
@@ -644,7 +668,7 @@ def record_crit(ctx: Ctx, unit_id: str, res: PoolResult, *, context: str, rules:
         return
     cap = ctx.settings["crit.max_bonus_per_activation"]
     act = st.activation
-    if context == "own" and act is not None and act.unit == unit_id:
+    if act is not None and act.unit == unit_id and context in ("own", "offturn"):
         if cap is None or act.bonus < cap:
             act.bonus += 1
             ctx.emit("extra_action", ("INTRO-1.2.CRIT-SUCCESS", "TURN-6"), unit=unit_id, when="end of activation")
@@ -708,6 +732,10 @@ def validate(state: GameState, action: Action) -> None:
         uid = action.unit  # type: ignore[attr-defined]
         if _side_of_unit(st, uid) != st.deciding or uid not in eligible_units(st, st.deciding):
             raise IllegalAction(f"{uid} cannot activate now", "TURN-5")
+        return
+    if ph is Phase.PARRY:
+        _expect(action, Parry)
+        check_parry(ctx, action)  # type: ignore[arg-type]
         return
     if ph is Phase.MEDKIT:
         _expect(action, UseItem, DeclineMedKit)

@@ -24,6 +24,7 @@ class ModelSpec:
     weapons: tuple[str, ...]
     skills: tuple[str, ...] = ()
     items: tuple[str, ...] = ()
+    grenades: tuple[tuple[str, int], ...] = ()  # ARMORY-5.1.GRENADE-CARRY (2 free)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,9 @@ def build_profile(catalog: Catalog, spec: ModelSpec) -> ModelProfile:
         weapons=tuple(spec.weapons),
         support_weapon=support,
         leader="leader" in spec.skills,
+        obscured=armour.obscured.value,
+        save_dice=armour.save_dice,
+        will_exempt=armour.will_exempt,
     )
 
 
@@ -114,7 +118,8 @@ def new_game(
         for ms in crew.models:
             profile = build_profile(catalog, ms)
             st.units[ms.id] = UnitState(ms.id, crew.side, [ms.id])
-            st.models[ms.id] = ModelState(ms.id, ms.id, crew.side, profile, items=list(ms.items))
+            st.models[ms.id] = ModelState(ms.id, ms.id, crew.side, profile, items=list(ms.items),
+                                          grenades=dict(ms.grenades))
     for t in scenario.tasks:
         st.tasks[t.id] = TaskState(t.id, t.name, t.x, t.y, t.radius, t.difficulty, t.actions, t.mechanical,
                                    t.explosive)
@@ -135,24 +140,28 @@ def _open_table_demo() -> Scenario:
     zones = (Zone(1, "corner-nw", rect(0, 0, 6, 6)), Zone(2, "corner-se", rect(30, 30, 36, 36)))
     vultures = CrewSpec("vultures", "The Vultures", "corner-nw", (
         ModelSpec("v-boris", "Boris", "leader", "military", ("assault_rifle", "pistol"),
-                  ("leader", "hustle"), ("electric_juice", "medkit", "red_dot")),
+                  ("leader", "unload"), ("electric_juice", "medkit", "red_dot"),
+                  (("hand_grenade", 1), ("smoke", 1))),
         ModelSpec("v-katya", "Katya", "hardened", "civilian", ("assault_rifle", "knife"),
-                  ("bone_doc",), ("medkit", "medkit")),
+                  ("bone_doc",), ("medkit", "medkit"),
+                  (("flash_bang", 2),)),
         ModelSpec("v-lev", "Lev", "hardened", "civilian", ("shotgun", "machete"), ("fuse_cutter",),
-                  ("tool_kit", "electric_juice")),
+                  ("tool_kit", "electric_juice"), (("hand_grenade", 2), ("satchel_charge", 1))),
         ModelSpec("v-misha", "Misha", "rookie", "improvised", ("squad_lmg", "knife"), (), ("medkit",)),
-        ModelSpec("v-oleg", "Oleg", "rookie", "improvised", ("smg", "knife"), (), ("binoculars",)),
-        ModelSpec("v-pasha", "Pasha", "rookie", "improvised", ("pistol", "knife"), (), ("gas_mask",)),
+        ModelSpec("v-oleg", "Oleg", "rookie", "improvised", ("flame_thrower", "knife"), (), ("binoculars",)),
+        ModelSpec("v-pasha", "Pasha", "rookie", "improvised", ("pistol", "knife"), (), ("gas_mask",),
+                  (("molotov", 2),)),
     ))
     wolves = CrewSpec("wolves", "The Grey Wolves", "corner-se", (
         ModelSpec("w-gennady", "Gennady", "leader", "advanced", ("battle_rifle", "pistol"),
-                  ("leader", "hard"), ("medkit", "electric_juice", "scope")),
+                  ("leader", "hard"), ("medkit", "electric_juice", "scope"), (("hand_grenade", 2),)),
         ModelSpec("w-dasha", "Dasha", "hardened", "civilian", ("assault_rifle", "knife"), ("hustle",),
                   ("medkit", "red_dot")),
         ModelSpec("w-ilya", "Ilya", "hardened", "civilian", ("smg", "machete"), ("knife_man",),
-                  ("electric_juice", "tool_kit")),
-        ModelSpec("w-kolya", "Kolya", "rookie", "improvised", ("assault_rifle", "knife"), (), ("medkit",)),
-        ModelSpec("w-nina", "Nina", "rookie", "improvised", ("shotgun", "knife"), (), ("electric_juice",)),
+                  ("electric_juice", "tool_kit"), (("smoke", 1), ("molotov", 1))),
+        ModelSpec("w-kolya", "Kolya", "rookie", "improvised", ("grenade_launcher", "knife"), (), ("medkit",)),
+        ModelSpec("w-nina", "Nina", "rookie", "improvised", ("shotgun", "knife"), (), ("electric_juice",),
+                  (("flash_bang", 2),)),
         ModelSpec("w-sasha", "Sasha", "rookie", "improvised", ("pistol", "knife"), (), ("binoculars",)),
     ))
     tasks = (
@@ -161,7 +170,7 @@ def _open_table_demo() -> Scenario:
         TaskSpec("locker", "the supply locker", 26.0, 10.0, 0.75, difficulty=0, actions=1),
     )
     return Scenario("open-table-demo", "Open-table demo", (36.0, 36.0), zones, (vultures, wolves), tasks,
-                    notes="Two crews, no terrain; every action that needs no attack.")
+                    notes="Two crews, no terrain: moves, tasks, orders, shooting, melee, grenades, blasts and flame.")
 
 
 SCENARIOS: dict[str, Scenario] = {s.id: s for s in (_open_table_demo(),)}

@@ -21,6 +21,7 @@ class Phase(enum.Enum):
     ACTION = "action"  # TURN-6: the active unit takes actions
     INTERRUPT = "interrupt"  # TURN-7: a side holding Alert may interrupt
     MEDKIT = "medkit"  # COMBAT-4.4.MEDKIT-SELF: a wounded model may dress the Wound at once
+    PARRY = "parry"  # COMBAT-4.2.PARRY: the melee attacker chooses how many hits to parry
     MISSION_END = "mission_end"  # TURN-11
 
 
@@ -50,6 +51,9 @@ class ModelProfile:
     support_weapon: bool = False  # ARMORY-5.1.SR-SUPPORT: -1" per Move
     creature: bool = False
     leader: bool = False
+    obscured: str | None = "in_cover"  # ARMORY-5.3.OBSCURED: "in_cover", "always" or None (creatures)
+    save_dice: int = 1  # dice per hit, keep the best (Advanced armour, Exo)
+    will_exempt: bool = False  # ARMORY-5.3.NERVES
 
     def has(self, skill: str) -> bool:
         return skill in self.skills
@@ -75,6 +79,10 @@ class ModelState:
     unloaded: list[str] = field(default_factory=list)  # weapons that must Reload (ARMORY-5.1.SR-RELOAD)
     ammo: dict[str, int] = field(default_factory=dict)  # Limited Ammo rounds per weapon (GAP-67)
     hard_pin_ignored: bool = False  # SKILL-6.1.HARD: the first Pin of the mission was ignored (GAP-39)
+    grenades: dict[str, int] = field(default_factory=dict)  # carried grenades by type (ARMORY-5.1.GRENADE-CARRY)
+    scars: list[str] = field(default_factory=list)  # Battle Scars (POST-8.5.SCARS-TABLE)
+    kicked: bool = False  # the +2 first-round bonus vs its current Pins is used (GAP-80)
+    ooa_round: int = 0  # the round that put it Out of Action (COMBAT-4.4.PERMA-DEAD)
 
     @property
     def in_play(self) -> bool:
@@ -203,6 +211,7 @@ class GameState:
     round_counter: int = 0  # id of the last roll round (COMBAT-4.4.PERMA-DEAD "different round")
     event_seq: int = 0
     result: dict[str, Any] = field(default_factory=dict)
+    continuations: list[dict[str, Any]] = field(default_factory=list)  # resolution steps after a decision
     battlefield: Battlefield = field(default_factory=Battlefield.open_table, repr=False, compare=False)
 
     # --- queries -------------------------------------------------------------

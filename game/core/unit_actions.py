@@ -468,6 +468,19 @@ def _do_order(ctx: "Ctx", a: Order, m: ModelState, context: str) -> int:
     return a.action.cost
 
 
+def _attack_tables() -> tuple[dict, dict]:
+    """Attacks live in combat.py and blasts.py (COMBAT-4.*, ARMORY-5.*)."""
+    from game.core import blasts, combat
+    from game.core.actions import FlameAttack, MeleeAttack, RangedAttack, TemplateAttack, ThrowGrenade, Withdraw
+
+    checks = {RangedAttack: combat.check_ranged, MeleeAttack: combat.check_melee, Withdraw: combat.check_withdraw,
+              ThrowGrenade: blasts.check_throw, TemplateAttack: blasts.check_template_attack,
+              FlameAttack: blasts.check_flame}
+    dos = {RangedAttack: combat.do_ranged, MeleeAttack: combat.do_melee, Withdraw: combat.do_withdraw,
+           ThrowGrenade: blasts.do_throw, TemplateAttack: blasts.do_template_attack, FlameAttack: blasts.do_flame}
+    return checks, dos
+
+
 _CHECKS = {
     Move: _check_move,
     Aim: _check_aim,
@@ -493,3 +506,7 @@ _DOS = {
 }
 
 __all__ = ["check", "do", "check_deploy", "do_deploy", "add_pins", "skill_check_tn"]
+
+_ATTACK_CHECKS, _ATTACK_DOS = _attack_tables()
+_CHECKS.update(_ATTACK_CHECKS)
+_DOS.update(_ATTACK_DOS)

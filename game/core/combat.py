@@ -1,0 +1,557 @@
+"""Ranged and melee combat: hits, armour saves, Wounds first, then one deflection Will check (COMBAT-4.*)."""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from game.core.actions import IllegalAction, MeleeAttack, Parry, RangedAttack, Withdraw
+from game.core.battlefield import Cover
+from game.core.catalog import Catalog, load_catalog
+from game.core.catalog.profiles import Special, Weapon, WeaponProfile
+from game.core.dice import Modifier, PoolResult, TargetNumber, evaluate_pool
+from game.core.geometry import EPS, base_distance, weapon_range
+from game.core.modifiers import AttackNumbers, AttackSituation, attack_numbers, will_tn
+from game.core.state import ModelState, Phase
+from game.core.wounds import add_pins, inflict_wounds
+
+if TYPE_CHECKING:
+    from game.core.rules import Ctx
+
+
+def catalog_of(ctx: "Ctx") -> Catalog:
+    return load_catalog(ctx.settings)
+
+
+# --- shared helpers -------------------------------------------------------------------------------
+
+
+def contact_tol(ctx: "Ctx") -> float:
+    return float(ctx.settings["geo.contact_tol"])
+
+
+def in_contact(ctx: "Ctx", a: ModelState, b: ModelState) -> bool:
+    return base_distance(a.base(), b.base()).distance <= contact_tol(ctx) + EPS
+
+
+def contacts_of(ctx: "Ctx", m: ModelState) -> list[ModelState]:
+    """Every other model in play in base contact with m (any side)."""
+    return [o for o in ctx.state.models.values() if o.id != m.id and o.in_play and in_contact(ctx, m, o)]
+
+
+def enemy_contacts(ctx: "Ctx", m: ModelState) -> list[ModelState]:
+    return [o for o in contacts_of(ctx, m) if o.side != m.side]
+
+
+def situation(ctx: "Ctx", a: ModelState, t: ModelState, *, melee: bool, aim: bool = False,
+              into_melee: bool = False, extra_dice: int = 0) -> AttackSituation:
+    """Geometric facts (GEO-4, GEO-12..14) of an attack turned into an AttackSituation."""
+    from game.core.unit_actions import leader_bonus
+
+    dist = base_distance(a.base(), t.base()).distance
+    cover = before = Cover.NONE
+    elevated = False
+    obstructions = 0
+    bf = ctx.battlefield
+    if bf.pieces:
+        from game.core.cover import cover_against
+
+        cf = cover_against(bf, ctx.state.scene(), a.id, t.id, settings=ctx.settings)
+        cover, before, elevated, obstructions = cf.degraded, cf.cover, cf.elevated, cf.obstruction_count
+        if melee and ctx.settings["melee.cover"] == "only_if_between":
+            between = cf.piece is not None and cf.piece in cf.crossed
+            if not between:
+                cover = before = Cover.NONE
+            obstructions = 0
+        elif melee:
+            cover = before = Cover.NONE
+            obstructions = 0
+    units = ctx.state.units[t.unit]
+    lost = sum(1 for mid in units.models if not ctx.state.models[mid].in_play)
+    return AttackSituation(melee=melee, distance=dist, cover=cover, cover_before_elevation=before, elevated=elevated,
+                           obstructions=obstructions, aim=aim, into_melee=into_melee,
+                           kick_first_round=melee and ctx.state.units[t.unit].pins > 0 and not t.kicked,
+                           leader_bonus=bool(leader_bonus(ctx, t)), casualties=lost, extra_dice=extra_dice)
+
+
+def numbers(ctx: "Ctx", a: ModelState, t: ModelState, weapon: Weapon, profile: WeaponProfile,
+            s: AttackSituation, *, fp: int | None = None) -> AttackNumbers:
+    return attack_numbers(a, t, weapon, profile, s, catalog=catalog_of(ctx), settings=ctx.settings,
+                          target_pinned=ctx.state.units[t.unit].pins > 0, fp=fp)
+
+
+def roll_saves(ctx: "Ctx", defender: ModelState, hits: int, tn: TargetNumber, save_dice: int, *,
+               what: str, rules: tuple[str, ...]) -> PoolResult:
+    """One armour-save roll for all hits of a round (COMBAT-4.1.SAVE); best-of-two armour rolls two dice per
+    hit and keeps the better; crits count on the kept dice only (GAP-14 `crit.best_of_two`)."""
+    if save_dice <= 1:
+        return ctx.roll_pool(hits, tn, what=what, who=defender.id, rules=rules)
+    pairs = [tuple(ctx.dice.d10() for _ in range(save_dice)) for _ in range(hits)]
+    kept = tuple(min(p) for p in pairs)
+    res = evaluate_pool(kept, tn.value, settings=ctx.settings)
+    if ctx.settings["crit.best_of_two"] == "any_die":
+        flat = tuple(f for p in pairs for f in p)
+        crit = evaluate_pool(flat, tn.value, settings=ctx.settings).crit
+        res = PoolResult(res.faces, res.tn, res.success, crit)
+    ctx.state.round_counter += 1
+    ctx.emit("roll", rules + ("COMBAT-4.1.SAVE", "GAP-14"), what=what, who=defender.id, dice=list(kept),
+             rolled=[list(p) for p in pairs], tn=tn.value, tn_text=tn.text(), breakdown=tn.breakdown(),
+             successes=res.successes, outcome=[bool(x) for x in res.success], crit=res.crit.value,
+             round=ctx.state.round_counter)
+    return res
+
+
+def situation_json(s: AttackSituation) -> dict[str, Any]:
+    d = asdict(s)
+    d["cover"] = s.cover.value
+    d["cover_before_elevation"] = s.cover_before_elevation.value
+    return d
+
+
+def situation_from_json(d: dict[str, Any]) -> AttackSituation:
+    d = dict(d)
+    d["cover"] = Cover(d["cover"])
+    d["cover_before_elevation"] = Cover(d["cover_before_elevation"])
+    return AttackSituation(**d)
+
+
+def take_hits(ctx: "Ctx", defender: ModelState, hits: int, nums: AttackNumbers, s: AttackSituation, *,
+              round_id: int, ranged: bool, what: str, rules: tuple[str, ...]) -> None:
+    """Saves for `hits` hits, then Wounds first (COMBAT-4.3.ORDER), then (ranged and templates) one Will
+    check for the round's deflections, queued after any Med-Kit decision (COMBAT-4.3.DEFLECT-WILL)."""
+    from game.core.rules import record_crit
+
+    if hits <= 0 or not defender.in_play:
+        return
+    res = roll_saves(ctx, defender, hits, nums.save, nums.save_dice, what=what, rules=rules)
+    record_crit(ctx, defender.unit, res, context="offturn", rules=("COMBAT-4.1.SAVE",))
+    deflected = res.successes
+    wounds = hits - deflected
+    ctx.emit("hits_resolved", ("COMBAT-4.3.RANGED-RESULTS" if ranged else "COMBAT-4.3.MELEE-RESULTS",),
+             model=defender.id, hits=hits, wounds=wounds, deflected=deflected, round=round_id)
+    if ranged and deflected:
+        ctx.state.continuations.append({"kind": "deflect_will", "model": defender.id, "round": round_id,
+                                        "situation": situation_json(s)})
+    inflict_on_unit(ctx, defender, wounds, round_id)
+
+
+def inflict_on_unit(ctx: "Ctx", defender: ModelState, wounds: int, round_id: int) -> None:
+    """Wounds to a model; in a multi-model unit each unsaved hit goes to the model closest to the
+    attacker still standing (GAP-77; the first defender model is the closest by construction)."""
+    st = ctx.state
+    unit = st.units[defender.unit]
+    if len(unit.models) == 1 or wounds <= 0:
+        inflict_wounds(ctx, defender.id, wounds, round_id)
+        return
+    order = [defender] + [st.models[m] for m in unit.models if m != defender.id]
+    for _ in range(wounds):
+        alive = [m for m in order if m.in_play]
+        if not alive:
+            break
+        inflict_wounds(ctx, alive[0].id, 1, round_id)
+
+
+def deflection_will(ctx: "Ctx", c: dict[str, Any]) -> None:
+    """COMBAT-4.3.DEFLECT-WILL: one Will check per round with deflections; fail -> 1 Pin; a natural 10 adds
+    the Critical Failure Pin (INTRO-1.2.CRIT-SCOPE: 2 in all)."""
+    from game.core.rules import record_crit
+
+    m = ctx.state.models[c["model"]]
+    if not m.in_play:
+        return
+    s = situation_from_json(c["situation"])
+    tn, why = will_tn(m, s, catalog=catalog_of(ctx), settings=ctx.settings)
+    if tn is None:
+        ctx.emit("will_exempt", ("COMBAT-4.3.DEFLECT-WILL", "GAP-22", "ARMORY-5.3.NERVES"), model=m.id, reason=why)
+        return
+    res = ctx.roll_pool(1, tn, what="Will check for deflected hits", who=m.id, rules=("COMBAT-4.3.DEFLECT-WILL",))
+    if not res.successes:
+        add_pins(ctx, m.unit, 1, reason="failed the Will check for deflected hits", rules=("COMBAT-4.3.DEFLECT-WILL",))
+    record_crit(ctx, m.unit, res, context="offturn", rules=("COMBAT-4.3.DEFLECT-WILL",))
+
+
+def pick(ctx: "Ctx", k: int) -> int:
+    """A uniform index in [0, k) from D10s by rejection (GAP-76's random assignment), k <= 10."""
+    if k <= 1:
+        return 0
+    limit = (10 // k) * k
+    while True:
+        r = ctx.dice.d10()
+        if r <= limit:
+            return (r - 1) % k
+
+
+# --- ranged attacks (COMBAT-4.1) ------------------------------------------------------------------
+
+
+def weapon_and_profile(ctx: "Ctx", m: ModelState, weapon_id: str, profile: str | None) -> tuple[Weapon, WeaponProfile]:
+    if weapon_id not in m.profile.weapons:
+        raise IllegalAction(f"{m.id} carries no {weapon_id}", "INTRO-1.2.WYSIWYG")
+    w = catalog_of(ctx).weapon(weapon_id)
+    try:
+        p = w.profile_named(profile) if profile else w.profile
+    except KeyError as exc:
+        raise IllegalAction(str(exc), "ARMORY-5.1.CATEGORIES") from None
+    return w, p
+
+
+def max_range(ctx: "Ctx", p: WeaponProfile) -> float:
+    return float(p.range_max or 0.0)
+
+
+def check_ammo(ctx: "Ctx", m: ModelState, w: Weapon) -> None:
+    if w.id in m.unloaded:
+        raise IllegalAction(f"{m.id}'s {w.name} must Reload first", "ARMORY-5.1.SR-RELOAD")
+    if Special.LIMITED_AMMO in w.specials and m.ammo.get(w.id, w.ammo or 0) <= 0:
+        raise IllegalAction(f"{m.id}'s {w.name} is out of ammunition", "ARMORY-5.1.SR-LIMITED")
+
+
+def spend_ammo(ctx: "Ctx", m: ModelState, w: Weapon, p: WeaponProfile) -> None:
+    if Special.LIMITED_AMMO in w.specials:
+        m.ammo[w.id] = m.ammo.get(w.id, w.ammo or 0) - 1
+    if Special.RELOAD in p.specials or Special.RELOAD in w.specials:
+        if w.id not in m.unloaded:
+            m.unloaded.append(w.id)
+
+
+def _target(ctx: "Ctx", a: ModelState, target_id: str) -> ModelState:
+    t = ctx.state.models.get(target_id)
+    if t is None or not t.deployed:
+        raise IllegalAction(f"no model {target_id!r} on the table", "CORE-3.3.ATTACK")
+    if t.side == a.side:
+        raise IllegalAction(f"{target_id} is a friend", "CORE-3.3.ATTACK")
+    if t.dead:
+        raise IllegalAction(f"{target_id} is dead", "COMBAT-4.4.PERMA-DEAD")
+    return t
+
+
+def check_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int:
+    from game.core.unit_actions import can_see
+
+    w, p = weapon_and_profile(ctx, m, act.weapon, act.profile)
+    if p.template is not None or not p.range_max:
+        raise IllegalAction(f"{w.name} is not fired at a model with RangedAttack", "COMBAT-4.1.RANGED")
+    t = _target(ctx, m, act.target)
+    if t.ooa:
+        raise IllegalAction(f"{t.id} is Out of Action and cannot be shot", "GAP-93")
+    if enemy_contacts(ctx, m):
+        raise IllegalAction(f"{m.id} is Engaged in melee and may not shoot", "GAP-78")
+    if in_contact(ctx, m, t):
+        raise IllegalAction(f"{t.id} is in base contact: only melee is possible", "GEO-5")
+    if not can_see(ctx, m, t):
+        raise IllegalAction(f"{m.id} has no line of sight to {t.id}", "COMBAT-4.1.REQUIREMENTS")
+    rng = weapon_range(m.base(), t.base(), p.range_min, max_range(ctx, p))
+    if not rng.in_range:
+        side = "closer than the minimum" if rng.too_close else "beyond the maximum"
+        raise IllegalAction(f"{t.id} is {rng.distance:.2f}\" away, {side} range of {w.name} "
+                            f"({p.range_min:g}-{p.range_max:g}\")", "GEO-5")
+    check_ammo(ctx, m, w)
+    if act.unload:
+        if not m.profile.has("unload") or not w.unload_eligible:
+            raise IllegalAction(f"{m.id} cannot Unload with {w.name}", "SKILL-6.1.UNLOAD")
+        if context != "own":
+            raise IllegalAction("Unload takes two consecutive actions of the model's own activation", "SKILL-6.1.UNLOAD")
+        return 2
+    return 1
+
+
+def do_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int:
+    from game.core.rules import record_crit
+
+    st = ctx.state
+    w, p = weapon_and_profile(ctx, m, act.weapon, act.profile)
+    t = st.models[act.target]
+    activation = st.activation
+    aim = bool(context == "own" and activation is not None and activation.unit == m.unit and activation.aim)
+    melee_crowd = [o for o in contacts_of(ctx, t) if o.id != m.id]
+    into_melee = bool(melee_crowd)
+    fp = p.fp or 0
+    extra = fp + 2 if act.unload else 0
+    s = situation(ctx, m, t, melee=False, aim=aim, into_melee=into_melee, extra_dice=extra)
+    nums = numbers(ctx, m, t, w, p, s)
+    rules = ("COMBAT-4.1.RANGED",) + (("SKILL-6.1.UNLOAD",) if act.unload else ()) + (("CORE-3.3.AIM",) if aim else ())
+    ctx.emit("attack", rules, kind="ranged", attacker=m.id, target=t.id, weapon=w.id, dice=nums.dice,
+             distance=s.distance, aim=aim, into_melee=into_melee, cover=s.cover.value, obstructions=s.obstructions,
+             damage=nums.damage, damage_text=" ".join(f"{x.label} {x.value:+d}" for x in nums.damage_parts))
+    res = ctx.roll_pool(nums.dice, nums.hit, what=f"{w.name} attack on {t.id}", who=m.id, rules=rules)
+    record_crit(ctx, m.unit, res, context=context, rules=("COMBAT-4.1.RANGED",))
+    spend_ammo(ctx, m, w, p)
+    if act.unload and w.id not in m.unloaded:
+        m.unloaded.append(w.id)  # SKILL-6.1.UNLOAD: a Reload before it fires normally again
+    round_id = st.round_counter
+    hits = res.successes
+    if not hits:
+        return 2 if act.unload else 1
+    if into_melee and not aim and ctx.settings["melee.fire_into"] == "random_per_hit":
+        pool = [t] + melee_crowd
+        counts = [0] * len(pool)
+        for _ in range(hits):
+            counts[pick(ctx, len(pool))] += 1
+        ctx.emit("hits_assigned", ("GAP-76",), shooter=m.id, assigned={x.id: c for x, c in zip(pool, counts) if c})
+        for victim, n in zip(pool, counts):
+            if n:
+                sv = situation(ctx, m, victim, melee=False, into_melee=True)
+                take_hits(ctx, victim, n, numbers(ctx, m, victim, w, p, sv), sv, round_id=round_id, ranged=True,
+                          what="armour saves", rules=("COMBAT-4.1.SAVE",))
+    else:
+        take_hits(ctx, t, hits, nums, s, round_id=round_id, ranged=True, what="armour saves",
+                  rules=("COMBAT-4.1.SAVE",))
+    return 2 if act.unload else 1
+
+
+# --- melee (COMBAT-4.2, COMBAT-4.3) ---------------------------------------------------------------
+
+
+def melee_weapons(ctx: "Ctx", m: ModelState) -> list[Weapon]:
+    cat = catalog_of(ctx)
+    out = [cat.weapon(w) for w in m.profile.weapons]
+    out = [w for w in out if not w.melee_forbidden and any(p.fp for p in w.profiles)]
+    return out or [cat.weapon("unarmed")]
+
+
+def _melee_profile(w: Weapon) -> WeaponProfile:
+    for p in w.profiles:
+        if p.template is None and p.fp:
+            return p
+    return w.profile
+
+
+def defender_weapon(ctx: "Ctx", d: ModelState, a: ModelState) -> Weapon:
+    """The defender fights back with its best melee option: most expected hits (house choice; GAP-78)."""
+    best, score = None, -1.0
+    for w in melee_weapons(ctx, d):
+        p = _melee_profile(w)
+        s = situation(ctx, d, a, melee=True)
+        tn = numbers(ctx, d, a, w, p, s).hit.value
+        sc = (p.fp or 0) * min(9, max(1, tn)) / 10.0
+        if sc > score + 1e-12:
+            best, score = w, sc
+    assert best is not None
+    return best
+
+
+def check_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
+    t = _target(ctx, m, act.target)
+    if not in_contact(ctx, m, t):
+        raise IllegalAction(f"{t.id} is not in base contact with {m.id}", "COMBAT-4.2.MELEE-REQ")
+    cat = catalog_of(ctx)
+    for wid in (act.weapon, act.second_weapon):
+        if wid is None:
+            continue
+        if wid != "unarmed" and wid not in m.profile.weapons:
+            raise IllegalAction(f"{m.id} carries no {wid}", "INTRO-1.2.WYSIWYG")
+        w = cat.weapon(wid)
+        if w.melee_forbidden:
+            raise IllegalAction(f"{w.name} cannot be used in melee", "ARMORY-5.1.MELEE-USE")
+    if act.second_weapon is not None:
+        if not m.profile.has("knife_man") or ctx.settings["melee.dual_wield"] != "knife_man_only":
+            raise IllegalAction("only a Knife Man fights with two weapons", "GAP-08")
+        if not (cat.weapon(act.weapon).melee_capable and cat.weapon(act.second_weapon).melee_capable):
+            raise IllegalAction("both weapons must be melee-capable", "SKILL-6.1.KNIFE-MAN")
+    return 1
+
+
+def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
+    """COMBAT-4.2.SIMULTANEOUS: both roll; the attacker then chooses how many hits to parry (a Parry decision)."""
+    from game.core.rules import record_crit
+
+    st = ctx.state
+    t = st.models[act.target]
+    if t.ooa:
+        # GAP-93 (`ooa.targetable`=templates_and_melee): a deliberate blow, automatic, no save.
+        ctx.emit("attack", ("GAP-93", "COMBAT-4.4.PERMA-DEAD"), kind="coup_de_grace", attacker=m.id, target=t.id)
+        st.round_counter += 1
+        inflict_wounds(ctx, t.id, 1, st.round_counter)
+        return 1
+    cat = catalog_of(ctx)
+    activation = st.activation
+    aim = bool(context == "own" and activation is not None and activation.unit == m.unit and activation.aim)
+    s_a = situation(ctx, m, t, melee=True, aim=aim)
+    weapons = [cat.weapon(act.weapon)] + ([cat.weapon(act.second_weapon)] if act.second_weapon else [])
+    a_faces: list[int] = []
+    a_ok: list[bool] = []
+    a_damage: list[int] = []
+    per_weapon = []
+    for w in weapons:
+        p = _melee_profile(w)
+        nums = numbers(ctx, m, t, w, p, s_a)
+        res = ctx.roll_pool(nums.dice, nums.hit, what=f"melee with {w.name} on {t.id}", who=m.id,
+                            rules=("COMBAT-4.2.SIMULTANEOUS",) + (("COMBAT-4.3.KICK-MELEE",) if s_a.kick_first_round else ()))
+        per_weapon.append((w, res))
+        a_faces += list(res.faces)
+        a_ok += list(res.success)
+        a_damage += [nums.damage] * nums.dice
+    if s_a.kick_first_round:
+        t.kicked = True
+    a_crit = evaluate_pool(tuple(a_faces), 0, settings=ctx.settings).crit  # one round: crits once (CRIT-PER-ROUND)
+    dw = defender_weapon(ctx, t, m)
+    dp = _melee_profile(dw)
+    s_d = situation(ctx, t, m, melee=True)
+    d_nums = numbers(ctx, t, m, dw, dp, s_d)
+    d_res = ctx.roll_pool(d_nums.dice, d_nums.hit, what=f"defending with {dw.name}", who=t.id,
+                          rules=("COMBAT-4.2.SIMULTANEOUS",))
+    record_crit(ctx, m.unit, PoolResult(tuple(a_faces), 0, tuple(a_ok), a_crit), context=context,
+                rules=("COMBAT-4.2.SIMULTANEOUS",))
+    record_crit(ctx, t.unit, d_res, context="offturn", rules=("COMBAT-4.2.SIMULTANEOUS",))
+    a_hits = sum(a_ok)
+    d_hits = d_res.successes
+    round_id = st.round_counter
+    pending = {"kind": "melee_round", "attacker": m.id, "defender": t.id, "a_hits": a_hits, "d_hits": d_hits,
+               "a_damage": a_damage[0] if a_damage else 0, "a_weapon": weapons[0].id,
+               "a_second": act.second_weapon, "d_weapon": dw.id, "round": round_id, "aim": aim, "parry": None}
+    ctx.emit("melee_round", ("COMBAT-4.2.SIMULTANEOUS",), attacker=m.id, defender=t.id, attacker_hits=a_hits,
+             defender_hits=d_hits, defender_weapon=dw.id)
+    if a_hits and d_hits:
+        st.continuations.insert(0, pending)
+        st.phase = Phase.PARRY
+        st.deciding = m.side
+        return 1
+    pending["parry"] = 0
+    st.continuations.insert(0, pending)
+    return 1
+
+
+def check_parry(ctx: "Ctx", act: Parry) -> dict[str, Any]:
+    st = ctx.state
+    c = st.continuations[0] if st.continuations else None
+    if c is None or c.get("kind") != "melee_round" or c.get("parry") is not None:
+        raise IllegalAction("there is no melee round waiting for a parry", "COMBAT-4.2.PARRY")
+    attacker = st.models[c["attacker"]]
+    if act.unit != attacker.unit:
+        raise IllegalAction(f"only the attacker {attacker.id} decides the parry", "COMBAT-4.2.PARRY")
+    top = min(c["a_hits"], c["d_hits"])
+    if not 0 <= act.hits <= top:
+        raise IllegalAction(f"parry between 0 and {top} hits", "COMBAT-4.2.PARRY")
+    return c
+
+
+def resolve_melee_round(ctx: "Ctx", c: dict[str, Any]) -> None:
+    """COMBAT-4.2.PARRY then saves for the remaining hits on both sides; deflected melee hits are misses
+    (COMBAT-4.3.MELEE-RESULTS); both may fall; otherwise Deadlock (COMBAT-4.3.DEADLOCK)."""
+    st = ctx.state
+    a = st.models[c["attacker"]]
+    d = st.models[c["defender"]]
+    cat = catalog_of(ctx)
+    k = int(c["parry"] or 0)
+    a_left = c["a_hits"] - k
+    d_left = c["d_hits"] - k
+    if k:
+        ctx.emit("parry", ("COMBAT-4.2.PARRY",), attacker=a.id, parried=k)
+    round_id = c["round"]
+    aw = cat.weapon(c["a_weapon"])
+    s_a = situation(ctx, a, d, melee=True, aim=c["aim"])
+    dw = cat.weapon(c["d_weapon"])
+    s_d = situation(ctx, d, a, melee=True)
+    if a_left and d.in_play:
+        nums = numbers(ctx, a, d, aw, _melee_profile(aw), s_a)
+        take_hits(ctx, d, a_left, nums, s_a, round_id=round_id, ranged=False, what="armour saves (melee)",
+                  rules=("COMBAT-4.2.PARRY",))
+    if d_left and a.in_play:
+        nums = numbers(ctx, d, a, dw, _melee_profile(dw), s_d)
+        take_hits(ctx, a, d_left, nums, s_d, round_id=round_id, ranged=False, what="armour saves (melee)",
+                  rules=("COMBAT-4.2.PARRY",))
+    st.continuations.insert(0, {"kind": "melee_outcome", "attacker": a.id, "defender": d.id})
+
+
+def melee_outcome(ctx: "Ctx", c: dict[str, Any]) -> None:
+    a = ctx.state.models[c["attacker"]]
+    d = ctx.state.models[c["defender"]]
+    if a.in_play and d.in_play and in_contact(ctx, a, d):
+        ctx.emit("deadlock", ("COMBAT-4.3.DEADLOCK", "GAP-78"), attacker=a.id, defender=d.id,
+                 note="both stay Engaged; the melee carries on")
+    else:
+        ctx.emit("melee_over", ("COMBAT-4.2.PARRY",), attacker=a.id, defender=d.id,
+                 standing=[x.id for x in (a, d) if x.in_play])
+
+
+# --- Withdraw (COMBAT-4.3.WITHDRAW) ---------------------------------------------------------------
+
+
+def check_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
+    from game.core.stats import move_allowance
+    from game.core.geometry import on_table, polyline_length, bases_overlap
+
+    foes = enemy_contacts(ctx, m)
+    if not foes:
+        raise IllegalAction(f"{m.id} is not in a melee", "COMBAT-4.3.WITHDRAW")
+    if not act.path:
+        raise IllegalAction("Withdraw needs a path out of contact", "COMBAT-4.3.WITHDRAW")
+    pts = [(m.x, m.y)] + [(float(x), float(y)) for x, y in act.path]
+    allowance = move_allowance(m, hustle_bonus=False, settings=ctx.settings)
+    if polyline_length(pts) > allowance.inches + EPS:
+        raise IllegalAction(f"the withdrawal path is longer than {allowance.inches:g}\"", "COMBAT-4.3.WITHDRAW")
+    end = m.base().__class__(m.id, pts[-1][0], pts[-1][1], m.z, m.radius, m.profile.height, m.side)
+    if not on_table(ctx.battlefield, end.x, end.y, end.radius):
+        raise IllegalAction("the withdrawal ends off the table", "GEO-26")
+    for o in ctx.state.models.values():
+        if o.id == m.id or not o.in_play:
+            continue
+        if bases_overlap(end, o.base()):
+            raise IllegalAction(f"the withdrawal ends on {o.id}", "GEO-6")
+        if o.side != m.side and base_distance(end, o.base()).distance <= contact_tol(ctx) + EPS:
+            raise IllegalAction(f"a Withdraw must end out of contact; it ends touching {o.id}", "COMBAT-4.3.WITHDRAW")
+    return int(ctx.settings["melee.withdraw_cost"])
+
+
+def do_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
+    """Each engaged enemy makes one free melee attack; the withdrawer only saves ("dodges"); if still in play
+    it then moves out of contact (`melee.withdraw_cost`)."""
+    st = ctx.state
+    st.round_counter += 1
+    for foe in enemy_contacts(ctx, m):
+        if not m.in_play:
+            break
+        w = defender_weapon(ctx, foe, m)
+        s = situation(ctx, foe, m, melee=True)
+        nums = numbers(ctx, foe, m, w, _melee_profile(w), s)
+        res = ctx.roll_pool(nums.dice, nums.hit, what=f"free attack on the withdrawing {m.id}", who=foe.id,
+                            rules=("COMBAT-4.3.WITHDRAW",))
+        take_hits(ctx, m, res.successes, nums, s, round_id=st.round_counter, ranged=False,
+                  what="dodges (armour saves)", rules=("COMBAT-4.3.WITHDRAW",))
+    st.continuations.append({"kind": "withdraw_move", "model": m.id, "path": [list(p) for p in act.path]})
+    return int(ctx.settings["melee.withdraw_cost"])
+
+
+def withdraw_move(ctx: "Ctx", c: dict[str, Any]) -> None:
+    m = ctx.state.models[c["model"]]
+    if not m.in_play:
+        return
+    pts = [(m.x, m.y)] + [tuple(p) for p in c["path"]]
+    m.x, m.y = pts[-1]
+    ctx.emit("move", ("COMBAT-4.3.WITHDRAW",), unit=m.unit, model=m.id, path=[list(p) for p in pts],
+             length=sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])),
+             cost=0.0, allowance=0.0, allowance_text="withdrawal")
+
+
+# --- continuations ----------------------------------------------------------------------------------
+
+
+def run_continuations(ctx: "Ctx") -> None:
+    """Finish what a Wound decision (Med-Kit) or a Parry decision interrupted, in order."""
+    from game.core.blasts import burn_step, smoke_check
+
+    st = ctx.state
+    handlers = {"deflect_will": deflection_will, "melee_outcome": melee_outcome, "withdraw_move": withdraw_move,
+                "burn": burn_step, "smoke_will": smoke_check}
+    while st.continuations and st.phase not in (Phase.MEDKIT, Phase.PARRY):
+        c = st.continuations[0]
+        if c["kind"] == "melee_round":
+            if c["parry"] is None:
+                return
+            st.continuations.pop(0)
+            resolve_melee_round(ctx, c)
+            continue
+        st.continuations.pop(0)
+        handlers[c["kind"]](ctx, c)
+
+
+def expected_wound_chance(nums: AttackNumbers) -> float:
+    """P(one hit wounds) for a single-die save: used by the parry policy of the A.I. (AI-D.12)."""
+    p_save = min(9, max(1, nums.save.value)) / 10.0
+    if nums.save_dice > 1:
+        p_save = 1 - (1 - p_save) ** nums.save_dice
+    return 1 - p_save
+
+
+__all__ = ["check_ranged", "do_ranged", "check_melee", "do_melee", "check_withdraw", "do_withdraw",
+           "run_continuations", "check_parry", "Modifier"]
