@@ -11,27 +11,41 @@ from game.core.state import GameState, ModelProfile, ModelState, Phase, SideKind
 
 def profile(name: str = "trooper", *, move: float = 6.0, ca: int = 5, armor: int = 5, will: int | None = 5,
             wounds: int = 1, actions: int = 2, skills: tuple[str, ...] = (), armour_move_mod: float = 0.0,
-            support: bool = False, leader: bool = False, base: float = 1.0, weapons: tuple[str, ...] = ()) -> ModelProfile:
-    return ModelProfile(name=name, move=move, ca=ca, armour="civilian", armor=armor, armour_move_mod=armour_move_mod,
-                        will=will, wounds=wounds, actions=actions, experience={1: "rookie", 2: "hardened", 3: "veteran"}[actions],
-                        base_diameter=base, skills=skills, weapons=weapons, support_weapon=support,
-                        leader=leader or "leader" in skills)
+            support: bool = False, leader: bool = False, base: float = 1.0, weapons: tuple[str, ...] = (),
+            armour: str = "civilian", obscured: str | None = "in_cover", save_dice: int = 1,
+            will_exempt: bool = False, creature: bool = False, height: float = 1.25) -> ModelProfile:
+    return ModelProfile(name=name, move=move, ca=ca, armour=armour, armor=armor, armour_move_mod=armour_move_mod,
+                        will=will, wounds=wounds, actions=actions,
+                        experience={1: "rookie", 2: "hardened", 3: "veteran"}.get(actions, "hostile"),
+                        base_diameter=base, height=height, skills=skills, weapons=weapons, support_weapon=support,
+                        leader=leader or "leader" in skills, obscured=None if creature else obscured,
+                        save_dice=save_dice, will_exempt=will_exempt, creature=creature)
 
 
 def game(models: list[tuple[str, str, ModelProfile, tuple[float, float]]], *, items: dict[str, list[str]] | None = None,
          tasks: list[TaskState] | None = None, table: tuple[float, float] = (36.0, 36.0), seed: int = 1,
-         settings: dict | None = None, turn_limit: int = 6) -> GameState:
-    """A game already deployed and in turn 1, with side "a" to activate first, then "b"."""
-    bf = Battlefield(name="test", width=table[0], height=table[1],
+         settings: dict | None = None, turn_limit: int = 6, pieces: tuple = (),
+         grenades: dict[str, dict[str, int]] | None = None, units: dict[str, list[str]] | None = None) -> GameState:
+    """A game already deployed and in turn 1, with side "a" to activate first, then "b".
+
+    Positions are (x, y) or (x, y, z); `units` groups model ids into multi-model units (unit id -> models)."""
+    bf = Battlefield(name="test", width=table[0], height=table[1], pieces=tuple(pieces),
                      zones=(Zone(1, "za", rect(0, 0, 6, 6)), Zone(2, "zb", rect(table[0] - 6, table[1] - 6, *table))))
     st = GameState(scenario="test", seed=seed, rng=Rng(seed_state(seed)), settings=dict(settings or {}),
                    table=table, battlefield=bf, turn=1, turn_limit=turn_limit)
     st.sides = [SideState("a", "Side A", SideKind.CREW, zone="za", deployed=True),
                 SideState("b", "Side B", SideKind.CREW, zone="zb", deployed=True)]
-    for mid, side, prof, (x, y) in models:
-        st.units[mid] = UnitState(mid, side, [mid])
-        st.models[mid] = ModelState(mid, mid, side, prof, x=x, y=y, deployed=True,
-                                    items=list((items or {}).get(mid, [])))
+    owner = {m: u for u, ms in (units or {}).items() for m in ms}
+    for mid, side, prof, pos in models:
+        x, y = pos[0], pos[1]
+        z = pos[2] if len(pos) > 2 else 0.0
+        uid = owner.get(mid, mid)
+        if uid not in st.units:
+            st.units[uid] = UnitState(uid, side, [])
+        st.units[uid].models.append(mid)
+        st.models[mid] = ModelState(mid, uid, side, prof, x=x, y=y, z=z, deployed=True,
+                                    items=list((items or {}).get(mid, [])),
+                                    grenades=dict((grenades or {}).get(mid, {})))
     for t in tasks or []:
         st.tasks[t.id] = t
     st.order = ["a", "b"]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
 
 from game.core.actions import IllegalAction, MeleeAttack, Parry, RangedAttack, Withdraw
@@ -156,10 +156,17 @@ def deflection_will(ctx: "Ctx", c: dict[str, Any]) -> None:
     the Critical Failure Pin (INTRO-1.2.CRIT-SCOPE: 2 in all)."""
     from game.core.rules import record_crit
 
-    m = ctx.state.models[c["model"]]
+    st = ctx.state
+    m = st.models[c["model"]]
+    unit = st.units[m.unit]
     if not m.in_play:
-        return
-    s = situation_from_json(c["situation"])
+        # A multi-model unit checks as one: any model still standing takes it (CORE-3.7.AS-ONE-MODEL).
+        standing = [st.models[x] for x in unit.models if st.models[x].in_play]
+        if not standing:
+            return
+        m = standing[0]
+    lost = sum(1 for x in unit.models if not st.models[x].in_play)
+    s = replace(situation_from_json(c["situation"]), casualties=lost if len(unit.models) > 1 else 0)
     tn, why = will_tn(m, s, catalog=catalog_of(ctx), settings=ctx.settings)
     if tn is None:
         ctx.emit("will_exempt", ("COMBAT-4.3.DEFLECT-WILL", "GAP-22", "ARMORY-5.3.NERVES"), model=m.id, reason=why)
@@ -192,7 +199,15 @@ def weapon_and_profile(ctx: "Ctx", m: ModelState, weapon_id: str, profile: str |
         p = w.profile_named(profile) if profile else w.profile
     except KeyError as exc:
         raise IllegalAction(str(exc), "ARMORY-5.1.CATEGORIES") from None
-    return w, p
+    return w, model_profile(m, w, p)
+
+
+def model_profile(m: ModelState, w: Weapon, p: WeaponProfile) -> WeaponProfile:
+    """A hostile's own FP and Damage with its weapon (HOSTILE-8.3.STATS, GAP-09 `hostiles.melee_fp`)."""
+    for wid, fp, dmg in m.profile.fp_overrides:
+        if wid == w.id:
+            return replace(p, fp=fp, damage=dmg)
+    return p
 
 
 def max_range(ctx: "Ctx", p: WeaponProfile) -> float:
@@ -263,8 +278,9 @@ def do_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int
     t = st.models[act.target]
     activation = st.activation
     aim = bool(context == "own" and activation is not None and activation.unit == m.unit and activation.aim)
+    # Firing into a melee: the target is in base contact with one of its enemies (CORE-3.3.AIM, GAP-76).
     melee_crowd = [o for o in contacts_of(ctx, t) if o.id != m.id]
-    into_melee = bool(melee_crowd)
+    into_melee = any(o.side != t.side for o in melee_crowd)
     fp = p.fp or 0
     extra = fp + 2 if act.unload else 0
     s = situation(ctx, m, t, melee=False, aim=aim, into_melee=into_melee, extra_dice=extra)
@@ -309,18 +325,20 @@ def melee_weapons(ctx: "Ctx", m: ModelState) -> list[Weapon]:
     return out or [cat.weapon("unarmed")]
 
 
-def _melee_profile(w: Weapon) -> WeaponProfile:
+def _melee_profile(w: Weapon, m: ModelState | None = None) -> WeaponProfile:
+    chosen = w.profile
     for p in w.profiles:
         if p.template is None and p.fp:
-            return p
-    return w.profile
+            chosen = p
+            break
+    return model_profile(m, w, chosen) if m is not None else chosen
 
 
 def defender_weapon(ctx: "Ctx", d: ModelState, a: ModelState) -> Weapon:
     """The defender fights back with its best melee option: most expected hits (house choice; GAP-78)."""
     best, score = None, -1.0
     for w in melee_weapons(ctx, d):
-        p = _melee_profile(w)
+        p = _melee_profile(w, d)
         s = situation(ctx, d, a, melee=True)
         tn = numbers(ctx, d, a, w, p, s).hit.value
         sc = (p.fp or 0) * min(9, max(1, tn)) / 10.0
@@ -373,7 +391,7 @@ def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     a_damage: list[int] = []
     per_weapon = []
     for w in weapons:
-        p = _melee_profile(w)
+        p = _melee_profile(w, m)
         nums = numbers(ctx, m, t, w, p, s_a)
         res = ctx.roll_pool(nums.dice, nums.hit, what=f"melee with {w.name} on {t.id}", who=m.id,
                             rules=("COMBAT-4.2.SIMULTANEOUS",) + (("COMBAT-4.3.KICK-MELEE",) if s_a.kick_first_round else ()))
@@ -385,7 +403,7 @@ def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
         t.kicked = True
     a_crit = evaluate_pool(tuple(a_faces), 0, settings=ctx.settings).crit  # one round: crits once (CRIT-PER-ROUND)
     dw = defender_weapon(ctx, t, m)
-    dp = _melee_profile(dw)
+    dp = _melee_profile(dw, t)
     s_d = situation(ctx, t, m, melee=True)
     d_nums = numbers(ctx, t, m, dw, dp, s_d)
     d_res = ctx.roll_pool(d_nums.dice, d_nums.hit, what=f"defending with {dw.name}", who=t.id,
@@ -443,11 +461,11 @@ def resolve_melee_round(ctx: "Ctx", c: dict[str, Any]) -> None:
     dw = cat.weapon(c["d_weapon"])
     s_d = situation(ctx, d, a, melee=True)
     if a_left and d.in_play:
-        nums = numbers(ctx, a, d, aw, _melee_profile(aw), s_a)
+        nums = numbers(ctx, a, d, aw, _melee_profile(aw, a), s_a)
         take_hits(ctx, d, a_left, nums, s_a, round_id=round_id, ranged=False, what="armour saves (melee)",
                   rules=("COMBAT-4.2.PARRY",))
     if d_left and a.in_play:
-        nums = numbers(ctx, d, a, dw, _melee_profile(dw), s_d)
+        nums = numbers(ctx, d, a, dw, _melee_profile(dw, d), s_d)
         take_hits(ctx, a, d_left, nums, s_d, round_id=round_id, ranged=False, what="armour saves (melee)",
                   rules=("COMBAT-4.2.PARRY",))
     st.continuations.insert(0, {"kind": "melee_outcome", "attacker": a.id, "defender": d.id})
@@ -503,7 +521,7 @@ def do_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
             break
         w = defender_weapon(ctx, foe, m)
         s = situation(ctx, foe, m, melee=True)
-        nums = numbers(ctx, foe, m, w, _melee_profile(w), s)
+        nums = numbers(ctx, foe, m, w, _melee_profile(w, foe), s)
         res = ctx.roll_pool(nums.dice, nums.hit, what=f"free attack on the withdrawing {m.id}", who=foe.id,
                             rules=("COMBAT-4.3.WITHDRAW",))
         take_hits(ctx, m, res.successes, nums, s, round_id=st.round_counter, ranged=False,

@@ -558,7 +558,7 @@ def _on_medkit(ctx: Ctx, action: Action) -> None:
 def _finish_wound_decision(ctx: Ctx) -> None:
     st = ctx.state
     dec = st.wound_queue.pop(0)
-    settle_wounds(ctx, dec.model)
+    settle_wounds(ctx, dec.model, dec.round_id)
     if st.wound_queue:
         st.deciding = st.models[st.wound_queue[0].model].side
         return

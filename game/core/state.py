@@ -54,6 +54,7 @@ class ModelProfile:
     obscured: str | None = "in_cover"  # ARMORY-5.3.OBSCURED: "in_cover", "always" or None (creatures)
     save_dice: int = 1  # dice per hit, keep the best (Advanced armour, Exo)
     will_exempt: bool = False  # ARMORY-5.3.NERVES
+    fp_overrides: tuple[tuple[str, int, int], ...] = ()  # (weapon, FP, Damage) of hostiles (HOSTILE-8.3.STATS, GAP-09)
 
     def has(self, skill: str) -> bool:
         return skill in self.skills

@@ -49,40 +49,51 @@ def inflict_wounds(ctx: "Ctx", model_id: str, n: int, round_id: int) -> None:
     whether to dress them (COMBAT-4.4.MEDKIT-SELF, `medkit.self_window`), as a MEDKIT decision."""
     st = ctx.state
     m = st.models[model_id]
-    if n <= 0 or not m.in_play:
+    if n <= 0 or m.dead or not m.deployed:
         return
     if m.ooa:
+        if round_id != m.ooa_round:
+            kill(ctx, model_id, reason="wounded again while Out of Action, in a different round")
         return
     m.wounds_taken += n
     ctx.emit("wounded", ("COMBAT-4.3.WOUND",), model=model_id, wounds=n, wounds_taken=m.wounds_taken,
              wounds_max=m.profile.wounds, round=round_id)
     _task_reset_on_wound(ctx, model_id)
     if n >= 3:
-        go_out_of_action(ctx, model_id, reason="three or more Wounds in one round")
+        go_out_of_action(ctx, model_id, reason="three or more Wounds in one round", round_id=round_id)
         return
     if medkits(m) and min(n, 2) > 0:
         st.wound_queue.append(WoundDecision(model_id, round_id, n))
         if st.phase is not Phase.MEDKIT:
             ctx.push_phase(Phase.MEDKIT, st.models[model_id].side)
         return
-    settle_wounds(ctx, model_id)
+    settle_wounds(ctx, model_id, round_id)
 
 
-def settle_wounds(ctx: "Ctx", model_id: str) -> None:
+def settle_wounds(ctx: "Ctx", model_id: str, round_id: int = 0) -> None:
     """OOA when undressed Wounds reach the model's Wounds (GAP-92)."""
     m = ctx.state.models[model_id]
     if not m.ooa and m.wounds_taken >= m.profile.wounds:
-        go_out_of_action(ctx, model_id, reason="Wounds reached the model's total")
+        go_out_of_action(ctx, model_id, reason="Wounds reached the model's total", round_id=round_id)
     elif m.wounds_taken:
         ctx.emit("two_wound_rule", ("COMBAT-4.4.TWO-WOUND-RULE",), model=model_id,
                  wounds_taken=m.wounds_taken)
 
 
-def go_out_of_action(ctx: "Ctx", model_id: str, *, reason: str) -> None:
+def kill(ctx: "Ctx", model_id: str, *, reason: str) -> None:
+    """COMBAT-4.4.PERMA-DEAD: permanently dead; its kit goes to the crew pool after the mission."""
+    m = ctx.state.models[model_id]
+    m.dead = True
+    m.ooa = True
+    ctx.emit("dead", ("COMBAT-4.4.PERMA-DEAD", "GAP-93"), model=model_id, reason=reason)
+
+
+def go_out_of_action(ctx: "Ctx", model_id: str, *, reason: str, round_id: int = 0) -> None:
     """COMBAT-4.4.OOA: the model takes no further part; Pins, Alert and Aim go (GAP-33 `pin.on_ooa`)."""
     st = ctx.state
     m = st.models[model_id]
     m.ooa = True
+    m.ooa_round = round_id
     unit = st.units[m.unit]
     if not st.unit_in_play(m.unit):
         if ctx.settings["pin.on_ooa"] == "discard":
