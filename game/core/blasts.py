@@ -192,6 +192,8 @@ def do_flame(ctx: "Ctx", a: FlameAttack, m: ModelState, context: str) -> int:
 
     w, p = weapon_and_profile(ctx, m, a.weapon, None)
     spend_ammo(ctx, m, w, p)
+    ctx.emit("attack", ("ARMORY-5.1.FLAME",), kind="blast", attacker=m.id, weapon=w.name,
+             point=[m.x + math.cos(a.angle), m.y + math.sin(a.angle)], indirect="flame: no roll")
     fact = template_coverage(ctx.battlefield, ctx.state.scene(), TemplateKind.FLAME, None, angle=a.angle,
                              attacker_id=m.id, settings=ctx.settings)
     ctx.emit("template", ("ARMORY-5.1.FLAME", "GEO-15", "GEO-16", "GAP-73"), kind="flame", attacker=m.id,

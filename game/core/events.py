@@ -61,5 +61,32 @@ def describe(e: Event) -> str:
         return f"initiative: {rolls}  ({rules})"
     if t == "deploy":
         return f"  {d['model']} deployed at ({_fmt_num(d['x'])},{_fmt_num(d['y'])})  ({rules})"
+    if t == "attack" and d.get("kind") == "ranged":
+        extra = ", aimed" if d.get("aim") else ""
+        extra += ", into a melee" if d.get("into_melee") else ""
+        return (f"  {d['attacker']} shoots {d['target']} with {d['weapon']} at {_fmt_num(d['distance'])}\": "
+                f"{d['dice']} dice, Damage {d['damage']}, cover {d['cover']}, {d['obstructions']} obstruction(s)"
+                f"{extra}  ({rules})")
+    if t == "attack" and d.get("kind") == "blast":
+        return (f"  {d['attacker']} fires/throws {d['weapon']} at ({_fmt_num(d['point'][0])},"
+                f"{_fmt_num(d['point'][1])}), {d['indirect']}  ({rules})")
+    if t == "hits_resolved":
+        return (f"  {d['model']}: {d['hits']} hit(s) -> {d['wounds']} Wound(s), {d['deflected']} deflected"
+                f"  ({rules})")
+    if t == "template":
+        hit = ", ".join(f"{m['model']} ({m['effect']})" for m in d["models"]) or "nobody"
+        return f"  {d['kind']} template touches: {hit}  ({rules})"
+    if t == "deviation":
+        return (f"  missed: the template drifts {_fmt_num(d['distance'])}\" (D10 {d['d10']}) to "
+                f"({_fmt_num(d['point'][0])},{_fmt_num(d['point'][1])})  ({rules})")
+    if t == "wounded":
+        return f"  {d['model']} takes {d['wounds']} Wound(s) ({d['wounds_taken']}/{d['wounds_max']})  ({rules})"
+    if t == "out_of_action":
+        return f"  {d['model']} is Out of Action: {d['reason']}  ({rules})"
+    if t == "pinned":
+        return f"  {d['unit']} gains {d['added']} Pin(s) -> {d['pins']}: {d['reason']}  ({rules})"
+    if t == "melee_round":
+        return (f"  melee: {d['attacker']} scores {d['attacker_hits']}, {d['defender']} ({d['defender_weapon']}) "
+                f"scores {d['defender_hits']}  ({rules})")
     parts = ", ".join(f"{k}={v}" for k, v in d.items())
     return f"  {t}: {parts}  ({rules})"

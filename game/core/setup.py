@@ -1,8 +1,9 @@
 """Scenarios and new games: crews, zones, tasks, the turn limit and deployment order (TURN-2, TURN-4)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from game.core.battlefield import Battlefield, Zone
 from game.core.catalog import Catalog, load_catalog
@@ -173,7 +174,8 @@ def _open_table_demo() -> Scenario:
                     notes="Two crews, no terrain: moves, tasks, orders, shooting, melee, grenades, blasts and flame.")
 
 
-SCENARIOS: dict[str, Scenario] = {s.id: s for s in (_open_table_demo(),)}
+SCENARIOS: Mapping[str, Scenario] = MappingProxyType({s.id: s for s in (_open_table_demo(),)})
+MAP_DEMO = "map-demo"
 
 
 def scenario(scenario_id: str) -> Scenario:
@@ -181,3 +183,14 @@ def scenario(scenario_id: str) -> Scenario:
         return SCENARIOS[scenario_id]
     except KeyError:
         raise KeyError(f"unknown scenario {scenario_id!r}; known: {sorted(SCENARIOS)}") from None
+
+
+def map_demo(bf: Battlefield) -> Scenario:
+    """The demo crews on a map: they deploy in the map's first two deployment zones (TURN-4); no tasks."""
+    zones = [z for z in bf.zones if z.kind == "deployment"]
+    if len(zones) < 2:
+        raise ValueError(f"{bf.source or bf.name}: a demo needs two deployment zones, the map has {len(zones)}")
+    base = _open_table_demo()
+    crews = tuple(replace(c, zone=zones[i].name) for i, c in enumerate(base.crews))
+    return Scenario(MAP_DEMO, f"Demo on {bf.name}", (bf.width, bf.height), (), crews,
+                    notes="The demo crews on a terrain map.")
