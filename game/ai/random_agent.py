@@ -45,6 +45,7 @@ class RandomAgent:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self.used: dict[str, int] = {}  # action types taken so far: rarely used ones are preferred
 
     def choose(self, state: GameState) -> Action:
         ph = state.phase
@@ -103,16 +104,28 @@ class RandomAgent:
         uid = act.extra_unit if act.extra_left > 0 else act.unit
         if self.rng.random() < 0.04:
             return EndActivation(uid)
-        for a in self._candidates(st, uid, context="own"):
-            if _legal(st, a):
-                return a
-        return EndActivation(uid)
+        legal = [a for a in self._candidates(st, uid, context="own") if _legal(st, a)]
+        if not legal:
+            return EndActivation(uid)
+        # Novelty weighting: an action type used n times weighs 1/(1+n)^2, so a game shows every action.
+        labels = [_label(st, a) for a in legal]
+        # Each kind of decision weighs the same in total however many variants were sampled; closing in and
+        # fighting hand to hand weigh more, so a demo game shows melee as well as shooting.
+        bias = {"Move:charge": 8.0, "Move:advance": 4.0, "MeleeAttack": 8.0, "Aim": 0.3, "RangedAttack": 0.4}
+        count = {lab: labels.count(lab) for lab in labels}
+        weights = [bias.get(lab, 1.0) / count[lab] / (1 + self.used.get(lab, 0)) ** 2 for lab in labels]
+        i = self.rng.choices(range(len(legal)), weights=weights, k=1)[0]
+        self.used[labels[i]] = self.used.get(labels[i], 0) + 1
+        return legal[i]
 
     # -- candidate decisions ----------------------------------------------------------------------
     def _candidates(self, st: GameState, uid: str, *, context: str) -> list[Action]:
         m = next(st.models[x] for x in st.units[uid].models if st.models[x].in_play)
         c: list[Action] = []
         c += [self._move(st, uid, m) for _ in range(4)]
+        charge = self._charge(st, uid, m)
+        if charge is not None:
+            c.append(charge)
         c += [Aim(uid), Alert(uid), Rally(uid), Recover(uid)]
         c += [Reload(uid, w) for w in m.unloaded]
         c += [UseItem(uid, "electric_juice"), UseItem(uid, "medkit")]
@@ -166,6 +179,22 @@ class RandomAgent:
             out.append(Withdraw(uid, ((round(x, 4), round(y, 4)),)))
         return out
 
+    def _charge(self, st: GameState, uid: str, m: ModelState) -> Move | None:
+        """A straight move at the nearest enemy: into base contact if the allowance reaches, else closer."""
+        enemies = [e for e in st.models.values() if e.in_play and e.side != m.side]
+        if not enemies:
+            return None
+        e = min(enemies, key=lambda o: math.hypot(o.x - m.x, o.y - m.y))
+        d = math.hypot(e.x - m.x, e.y - m.y)
+        gap = d - e.radius - m.radius
+        act = st.activation
+        hustle = bool(act and act.unit == uid and m.profile.has("hustle") and (act.move_run + 1) % 2 == 0)
+        if gap <= 0.1:
+            return None
+        step = min(gap - 0.02, move_allowance(m, hustle_bonus=hustle).inches * 0.999)
+        f = step / d
+        return Move(uid, ((round(m.x + f * (e.x - m.x), 4), round(m.y + f * (e.y - m.y), 4)),))
+
     def _move(self, st: GameState, uid: str, m: ModelState) -> Move:
         """A move toward a task, a random point, or a random direction, within the allowance."""
         act = st.activation
@@ -176,7 +205,8 @@ class RandomAgent:
         if roll < 0.25 and enemies:
             e = min(enemies, key=lambda o: math.hypot(o.x - m.x, o.y - m.y))
             d = math.hypot(e.x - m.x, e.y - m.y)
-            step = min(reach, max(0.0, d - e.radius - m.radius))
+            full = move_allowance(m, hustle_bonus=hustle).inches
+            step = min(reach if d - e.radius - m.radius > full else full, max(0.0, d - e.radius - m.radius - 0.02))
             ang = math.atan2(e.y - m.y, e.x - m.x)
         elif roll < 0.6 and st.tasks:
             t = self.rng.choice(list(st.tasks.values()))
@@ -191,6 +221,27 @@ class RandomAgent:
         x = min(max(m.x + step * math.cos(ang), m.radius), st.table[0] - m.radius)
         y = min(max(m.y + step * math.sin(ang), m.radius), st.table[1] - m.radius)
         return Move(uid, ((round(x, 4), round(y, 4)),))
+
+
+def _label(st: GameState, a: Action) -> str:
+    """The novelty class of a decision: its type, with charges (moves into enemy contact) apart."""
+    if isinstance(a, Move):
+        m = next(st.models[x] for x in st.units[a.unit].models if st.models[x].in_play)
+        x, y = a.path[-1][0], a.path[-1][1]
+        for e in st.models.values():
+            if e.in_play and e.side != m.side and math.hypot(e.x - x, e.y - y) - e.radius - m.radius <= 0.1:
+                return "Move:charge"
+        if len(a.path) == 1 and _toward_enemy(st, m, x, y):
+            return "Move:advance"
+    return type(a).__name__
+
+
+def _toward_enemy(st: GameState, m: ModelState, x: float, y: float) -> bool:
+    enemies = [e for e in st.models.values() if e.in_play and e.side != m.side]
+    if not enemies:
+        return False
+    e = min(enemies, key=lambda o: math.hypot(o.x - m.x, o.y - m.y))
+    return math.hypot(e.x - x, e.y - y) < math.hypot(e.x - m.x, e.y - m.y) - 1.0
 
 
 def _legal(st: GameState, a: Action) -> bool:
