@@ -516,3 +516,81 @@ def test_declining_kit_then_ooa_in_combat():
     apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([2, 9, 9, 9]))
     apply(st, DeclineMedKit("b1"))
     assert st.models["b1"].ooa and st.phase is not Phase.MEDKIT
+
+
+# --- every weapon special rule and grenade type ------------------------------------------------------
+
+
+def test_tv00_single_die_table():
+    """TV-00: P(success) of one die = clamp(TN, 1, 9) / 10 (natural 1 always, natural 10 never)."""
+    from fractions import Fraction
+
+    from game.core.dice import evaluate_pool
+
+    for tn in range(-2, 13):
+        p = Fraction(sum(evaluate_pool((f,), tn).successes for f in range(1, 11)), 10)
+        assert p == Fraction(min(9, max(1, tn)), 10)
+
+
+def test_molotov_sbt_damage_1_and_burn():
+    """ARMORY-5.1.GRENADE-TABLE: Molotov SBT, 1/model, Burn: saves until one passes."""
+    st = game([("a1", "a", profile(ca=5), (10, 11)), ("b1", "b", profile(armor=3), (20, 11))],
+              grenades={"a1": {"molotov": 1}})
+    activate(st, "a1")
+    ev = apply(st, ThrowGrenade("a1", "molotov", 20.0, 11.0), ScriptedDice([3, 1, 9]))
+    burns = [e for e in rolls(ev) if e.data["what"].startswith("Burn")]
+    assert [b.data["tn"] for b in burns] == [2]  # Armor 3 - Damage 1
+    assert any(e.type == "burn_out" for e in ev)
+
+
+def test_satchel_charge_lbt_damage_3():
+    """ARMORY-5.1.GRENADE-TABLE: Satchel Charge 2-12", LBT (r 2.5"), Damage 3."""
+    st = game([("a1", "a", profile(ca=5), (10, 11)), ("b1", "b", profile(armor=5), (20, 11)),
+               ("b2", "b", profile(armor=5), (20, 13.9))], grenades={"a1": {"satchel_charge": 1}})
+    activate(st, "a1")
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, ThrowGrenade("a1", "satchel_charge", 25.0, 11.0))
+    assert ei.value.rule == "GEO-5"
+    ev = apply(st, ThrowGrenade("a1", "satchel_charge", 20.0, 11.5), ScriptedDice([3, 9, 9]))
+    assert sorted(m["model"] for m in next(e for e in ev if e.type == "template").data["models"]) == ["b1", "b2"]
+    assert {e.data["tn"] for e in rolls(ev) if e.data["what"].startswith("armour")} == {2}
+
+
+def test_rpg_warheads_share_ammo_anti_infantry_needs_los():
+    """GAP-05: one RPG, two warheads from one 5-round pool; anti-armour Damage 4 at a model, anti-infantry SBT
+    direct only (not Indirect Fire)."""
+    wall = piece(13, "wall", 15.8, 5.0, 16.2, 17.0, 4.0, cover=Cover.HARD, blocks=True, movement=Movement.IMPASSABLE)
+    st = game([("a1", "a", profile(ca=5, actions=3, weapons=("rpg",)), (10, 11)),
+               ("b1", "b", profile(armor=6), (20, 11)), ("b2", "b", profile(armor=6), (10, 20))], pieces=(wall,))
+    activate(st, "a1")
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, TemplateAttack("a1", "rpg", 21.0, 11.0, profile="anti_infantry"))
+    assert ei.value.rule == "GAP-05"
+    ev = apply(st, RangedAttack("a1", "b2", "rpg", profile="anti_armour"), ScriptedDice([2, 9]))
+    assert tn_of(ev, "armour saves") == 2  # Armor 6 - Damage 4
+    assert st.models["a1"].ammo["rpg"] == 4 and "rpg" in st.models["a1"].unloaded
+
+
+def test_crew_served_weapon_never_moves():
+    """ARMORY-5.1.SR-CREW / GAP-94: the model manning an HMG cannot move."""
+    from game.core.actions import Move
+
+    st = game([("a1", "a", profile(ca=5, weapons=("hmg",)), (10, 11)), ("b1", "b", profile(armor=5), (30, 11))])
+    activate(st, "a1")
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, Move("a1", ((12.0, 11.0),)))
+    assert ei.value.rule == "ARMORY-5.1.SR-CREW"
+    ev = apply(st, RangedAttack("a1", "b1", "hmg"), ScriptedDice([9] * 5))
+    assert len(rolls(ev)[0].data["dice"]) == 5
+
+
+def test_firing_into_melee_without_aim_assigns_hits_at_random():
+    """GAP-76 (`melee.fire_into`=random_per_hit): un-aimed hits go at random to the target and every model in
+    contact with it, friends included."""
+    st = game([("a1", "a", profile(ca=6, weapons=("assault_rifle",)), (10, 11)),
+               ("a2", "a", profile(armor=5), (19.0, 11)), ("b1", "b", profile(armor=5), (20.0, 11))])
+    activate(st, "a1")
+    ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([2, 9, 9, 2, 9]))
+    assigned = next(e for e in ev if e.type == "hits_assigned").data["assigned"]
+    assert assigned == {"a2": 1}
+    assert st.models["a2"].ooa

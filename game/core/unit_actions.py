@@ -8,6 +8,7 @@ from game.core.actions import (
     Action,
     Aim,
     Alert,
+    Climb,
     ComplexTask,
     Deploy,
     IllegalAction,
@@ -97,10 +98,21 @@ def check(ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
             raise IllegalAction(f"{actor} is Pinned ({unit.pins}) and may only Rally", "COMBAT-4.4.PIN-LOCK")
     if m.prone and not isinstance(action, Recover):
         raise IllegalAction(f"{actor} is prone and may only Recover", "GAP-89")
+    if type(action).__name__ in ("Move", "Climb", "Jump") and _crew_served(ctx, m):
+        raise IllegalAction(f"{m.id} mans a crew-served weapon, a static emplacement", "ARMORY-5.1.SR-CREW")
     fn = _CHECKS.get(type(action))
     if fn is None:
         raise IllegalAction(f"{type(action).__name__} is not an action a unit can take now", "CORE-3.3.GENERAL")
     return fn(ctx, action, m, context)
+
+
+def _crew_served(ctx: "Ctx", m: ModelState) -> bool:
+    """ARMORY-5.1.SR-CREW / GAP-94: a crew-served weapon never moves, nor does the model manning it."""
+    from game.core.catalog import load_catalog
+    from game.core.catalog.profiles import Special
+
+    cat = load_catalog(ctx.settings)
+    return any(Special.CREW_SERVED in cat.weapon(w).specials for w in m.profile.weapons)
 
 
 def do(ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
@@ -111,8 +123,8 @@ def do(ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
     if context == "own" and act is not None and act.unit == actor:
         if not isinstance(action, Aim) and ctx.settings["aim.expires"] == "next_action":
             act.aim = False  # CORE-3.3.AIM: any other action loses the Aim
-        if isinstance(action, Move):
-            act.move_run += 1
+        if isinstance(action, (Move, Climb)):
+            act.move_run += spent  # a Climb commits `actions` Moves (GEO-24, SKILL-6.1.HUSTLE)
         elif spent:
             act.move_run = 0
         act.last_action = type(action).__name__
@@ -148,92 +160,12 @@ def do_deploy(ctx: "Ctx", a: Deploy) -> None:
 
 def _check_position(ctx: "Ctx", m: ModelState, x: float, y: float, z: float, *, rule: str) -> None:
     """GEO-6/GEO-7: on the table, overlapping no other base and no impassable terrain at its level."""
-    bf = ctx.battlefield
-    if not on_table(bf, x, y, m.radius):
-        raise IllegalAction(f"{m.id} at ({x:g},{y:g}) would leave the table", "GEO-26")
-    moved = m.base().__class__(m.id, x, y, z, m.radius, m.profile.height, m.side)
-    for other in ctx.state.models.values():
-        if other.id != m.id and other.in_play and bases_overlap(moved, other.base()):
-            raise IllegalAction(f"{m.id} at ({x:g},{y:g}) would overlap {other.id}", "GEO-6")
-    if bf.pieces:
-        from game.core.terrain_rules import blocking_piece_at
+    from game.core.move_actions import check_position
 
-        piece = blocking_piece_at(bf, x, y, z, m.radius, m.profile.height)
-        if piece is not None:
-            raise IllegalAction(f"{m.id} at ({x:g},{y:g}) would overlap impassable {piece.name or piece.id}", rule)
+    check_position(ctx, m, x, y, z, rule=rule)
 
 
-# --- Move (CORE-3.3.MOVE, GEO-8) ----------------------------------------------------------------
-
-
-def _hustle(ctx: "Ctx", m: ModelState, context: str) -> bool:
-    """SKILL-6.1.HUSTLE (`hustle.pairs`=non_overlapping): +2" on the second Move of each pair."""
-    act = ctx.state.activation
-    if context != "own" or act is None or not m.profile.has("hustle"):
-        return False
-    if ctx.settings["hustle.pairs"] == "non_overlapping":
-        return (act.move_run + 1) % 2 == 0
-    return act.move_run >= 1
-
-
-def _check_move(ctx: "Ctx", a: Move, m: ModelState, context: str) -> int:
-    if len([x for x in ctx.state.unit_models(a.unit) if x.in_play]) != 1:
-        raise IllegalAction("each model of a multi-model unit needs its own path", "CORE-3.7.COMMON-ACTIONS")
-    if not a.path:
-        raise IllegalAction("a Move needs at least one waypoint", "CORE-3.3.MOVE")
-    if engaged(ctx, m):
-        raise IllegalAction(f"{m.id} is in base contact with an enemy and must Withdraw", "COMBAT-4.3.WITHDRAW")
-    pts = [(m.x, m.y)] + [(float(x), float(y)) for x, y in a.path]
-    for x, y in pts[1:]:
-        if not (math.isfinite(x) and math.isfinite(y)):
-            raise IllegalAction(f"waypoint ({x},{y}) is not a number", "GEO-1")
-        if not on_table(ctx.battlefield, x, y, m.radius):
-            raise IllegalAction(f"waypoint ({x:g},{y:g}) takes {m.id}'s base off the table", "GEO-26")
-    for e in enemies_of(ctx, m.side):
-        for i, (p0, p1) in enumerate(zip(pts, pts[1:])):
-            if segment_point_distance(p0, p1, (e.x, e.y)) < m.radius + e.radius - EPS:
-                raise IllegalAction(f"segment {i + 1} of the path passes through enemy {e.id}", "GEO-8")
-    allowance = move_allowance(m, hustle_bonus=_hustle(ctx, m, context), settings=ctx.settings)
-    cost = _path_cost(ctx, m, pts)
-    if cost > allowance.inches + EPS:
-        raise IllegalAction(
-            f"the path costs {cost:.2f}\" but {m.id} may move {allowance.inches:g}\" ({allowance.text()}); "
-            f"{cost - allowance.inches:.2f}\" too far", "GEO-8")
-    _check_position(ctx, m, pts[-1][0], pts[-1][1], m.z, rule="GEO-7")
-    return 1
-
-
-def _path_cost(ctx: "Ctx", m: ModelState, pts: list[tuple[float, float]]) -> float:
-    """GEO-8 path cost: length on open ground; over terrain maps, terrain_rules prices the path."""
-    if not ctx.battlefield.pieces:
-        return polyline_length(pts)
-    from game.core.terrain_rules import ground_path_cost
-
-    return ground_path_cost(ctx.battlefield, pts, m.z, m.radius, m.profile.height, settings=ctx.settings)
-
-
-def _do_move(ctx: "Ctx", a: Move, m: ModelState, context: str) -> int:
-    allowance = move_allowance(m, hustle_bonus=_hustle(ctx, m, context), settings=ctx.settings)
-    pts = [(m.x, m.y)] + [(float(x), float(y)) for x, y in a.path]
-    length = polyline_length(pts)
-    m.x, m.y = pts[-1]
-    ctx.emit("move", ("CORE-3.3.MOVE", "GEO-8") + (("SKILL-6.1.HUSTLE",) if _hustle(ctx, m, context) else ()),
-             unit=a.unit, model=m.id, path=[list(p) for p in pts], length=length, cost=_path_cost(ctx, m, pts),
-             allowance=allowance.inches, allowance_text=allowance.text())
-    _task_leave_check(ctx, m)
-    return 1
-
-
-def _task_leave_check(ctx: "Ctx", m: ModelState) -> None:
-    """CORE-3.4.BANKING: a holder that leaves base contact with its task loses the banked actions."""
-    if "leaves_contact" not in ctx.settings["task.reset_on"]:
-        return
-    for task in ctx.state.tasks.values():
-        if task.holder == m.id and not task.done and not _in_task_contact(ctx, m, task):
-            ctx.emit("task_progress_lost", ("CORE-3.4.BANKING",), task=task.id, model=m.id,
-                     progress=task.progress, reason="left base contact")
-            task.holder = None
-            task.progress = 0
+# --- Move, Climb, Jump (CORE-3.3.MOVE/CLIMB/JUMP, GEO-8, GEO-24): game/core/move_actions.py -----------------
 
 
 # --- simple actions -----------------------------------------------------------------------------
@@ -482,7 +414,6 @@ def _attack_tables() -> tuple[dict, dict]:
 
 
 _CHECKS = {
-    Move: _check_move,
     Aim: _check_aim,
     Alert: _check_alert,
     Rally: _check_rally,
@@ -494,7 +425,6 @@ _CHECKS = {
 }
 
 _DOS = {
-    Move: _do_move,
     Aim: _do_aim,
     Alert: _do_alert,
     Rally: _do_rally,
@@ -510,3 +440,15 @@ __all__ = ["check", "do", "check_deploy", "do_deploy", "add_pins", "skill_check_
 _ATTACK_CHECKS, _ATTACK_DOS = _attack_tables()
 _CHECKS.update(_ATTACK_CHECKS)
 _DOS.update(_ATTACK_DOS)
+
+
+def _move_tables() -> tuple[dict, dict]:
+    """Move, Climb and Jump live in move_actions.py (CORE-3.3.MOVE/CLIMB/JUMP)."""
+    from game.core import move_actions
+
+    return move_actions.CHECKS, move_actions.DOS
+
+
+_MOVE_CHECKS, _MOVE_DOS = _move_tables()
+_CHECKS.update(_MOVE_CHECKS)
+_DOS.update(_MOVE_DOS)
