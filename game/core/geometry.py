@@ -4,7 +4,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from game.core.battlefield import Base, Battlefield, Point2
+from game.core.battlefield import Base, Battlefield, Point2, TerrainPiece
+from game.core.settings import Settings
 
 EPS = 1e-6  # GEOMETRY: a value within EPS of a limit counts as meeting it
 
@@ -98,3 +99,32 @@ def segment_point_distance(p0: Point2, p1: Point2, q: Point2) -> float:
         return math.hypot(q[0] - p0[0], q[1] - p0[1])
     t = max(0.0, min(1.0, ((q[0] - p0[0]) * dx + (q[1] - p0[1]) * dy) / L2))
     return math.hypot(p0[0] + t * dx - q[0], p0[1] + t * dy - q[1])
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainDistanceFact:
+    """Distance from a base to a terrain footprint, and whether they are in contact (GEO-4, GEO-6)."""
+
+    model: str
+    piece: int
+    distance: float
+    in_contact: bool
+    tolerance: float
+    rule: str = "GEO-4"
+
+
+def terrain_distance(a: Base, piece: TerrainPiece, *, settings: Settings | None = None) -> TerrainDistanceFact:
+    """GEO-4: base circle to footprint polygon (holes included), 0 when overlapping; GEO-6 contact within
+    `geo.contact_tol`. Uses the shared predicate module's exact distance (game.core.crossing)."""
+    from game.core.crossing import circle_piece_distance
+
+    settings = settings or Settings.defaults()
+    ed: list[float] = []
+    for ring in (piece.footprint, *piece.holes):
+        pts = list(ring[:-1]) if len(ring) > 1 and ring[0] == ring[-1] else list(ring)
+        for i, (x0, y0) in enumerate(pts):
+            x1, y1 = pts[(i + 1) % len(pts)]
+            ed += [float(x0), float(y0), float(x1), float(y1)]
+    d = circle_piece_distance(a.x, a.y, a.radius, ed, 0, len(ed) // 4)
+    tol = float(settings["geo.contact_tol"])
+    return TerrainDistanceFact(a.id, int(piece.id), d, d <= tol + EPS, tol)
