@@ -165,8 +165,11 @@ def deflection_will(ctx: "Ctx", c: dict[str, Any]) -> None:
         if not standing:
             return
         m = standing[0]
+    from game.core.unit_actions import leader_bonus
+
     lost = sum(1 for x in unit.models if not st.models[x].in_play)
-    s = replace(situation_from_json(c["situation"]), casualties=lost if len(unit.models) > 1 else 0)
+    s = replace(situation_from_json(c["situation"]), casualties=lost if len(unit.models) > 1 else 0,
+                leader_bonus=bool(leader_bonus(ctx, m)))
     tn, why = will_tn(m, s, catalog=catalog_of(ctx), settings=ctx.settings)
     if tn is None:
         ctx.emit("will_exempt", ("COMBAT-4.3.DEFLECT-WILL", "GAP-22", "ARMORY-5.3.NERVES"), model=m.id, reason=why)
@@ -388,17 +391,15 @@ def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     weapons = [cat.weapon(act.weapon)] + ([cat.weapon(act.second_weapon)] if act.second_weapon else [])
     a_faces: list[int] = []
     a_ok: list[bool] = []
-    a_damage: list[int] = []
-    per_weapon = []
+    hits_by: list[list[Any]] = []  # [weapon id, hits, damage]: each die keeps its weapon's Damage (SKILL-6.1.KNIFE-MAN)
     for w in weapons:
         p = _melee_profile(w, m)
         nums = numbers(ctx, m, t, w, p, s_a)
         res = ctx.roll_pool(nums.dice, nums.hit, what=f"melee with {w.name} on {t.id}", who=m.id,
                             rules=("COMBAT-4.2.SIMULTANEOUS",) + (("COMBAT-4.3.KICK-MELEE",) if s_a.kick_first_round else ()))
-        per_weapon.append((w, res))
         a_faces += list(res.faces)
         a_ok += list(res.success)
-        a_damage += [nums.damage] * nums.dice
+        hits_by.append([w.id, res.successes, nums.damage])
     if s_a.kick_first_round:
         t.kicked = True
     a_crit = evaluate_pool(tuple(a_faces), 0, settings=ctx.settings).crit  # one round: crits once (CRIT-PER-ROUND)
@@ -415,8 +416,7 @@ def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     d_hits = d_res.successes
     round_id = st.round_counter
     pending = {"kind": "melee_round", "attacker": m.id, "defender": t.id, "a_hits": a_hits, "d_hits": d_hits,
-               "a_damage": a_damage[0] if a_damage else 0, "a_weapon": weapons[0].id,
-               "a_second": act.second_weapon, "d_weapon": dw.id, "round": round_id, "aim": aim, "parry": None}
+               "a_hits_by": hits_by, "d_weapon": dw.id, "round": round_id, "aim": aim, "parry": None}
     ctx.emit("melee_round", ("COMBAT-4.2.SIMULTANEOUS",), attacker=m.id, defender=t.id, attacker_hits=a_hits,
              defender_hits=d_hits, defender_weapon=dw.id)
     if a_hits and d_hits:
@@ -451,19 +451,32 @@ def resolve_melee_round(ctx: "Ctx", c: dict[str, Any]) -> None:
     d = st.models[c["defender"]]
     cat = catalog_of(ctx)
     k = int(c["parry"] or 0)
-    a_left = c["a_hits"] - k
     d_left = c["d_hits"] - k
     if k:
         ctx.emit("parry", ("COMBAT-4.2.PARRY",), attacker=a.id, parried=k)
     round_id = c["round"]
-    aw = cat.weapon(c["a_weapon"])
     s_a = situation(ctx, a, d, melee=True, aim=c["aim"])
     dw = cat.weapon(c["d_weapon"])
     s_d = situation(ctx, d, a, melee=True)
-    if a_left and d.in_play:
-        nums = numbers(ctx, a, d, aw, _melee_profile(aw, a), s_a)
-        take_hits(ctx, d, a_left, nums, s_a, round_id=round_id, ranged=False, what="armour saves (melee)",
-                  rules=("COMBAT-4.2.PARRY",))
+    # Parried hits come off the weapon with the lowest Damage first (house: the attacker keeps its best blows).
+    groups = sorted(([w, n, dmg] for w, n, dmg in c["a_hits_by"]), key=lambda g: g[2])
+    spend = k
+    for g in groups:
+        used = min(spend, g[1])
+        g[1] -= used
+        spend -= used
+    # Hits of equal Damage share one save roll; a second weapon with another Damage saves apart.
+    order = [x[0] for x in c["a_hits_by"]]
+    by_damage: dict[int, list[Any]] = {}
+    for wid, n, dmg in sorted(groups, key=lambda g: order.index(g[0])):
+        if n:
+            by_damage.setdefault(dmg, [wid, 0])[1] += n
+    for wid, n in by_damage.values():
+        if d.in_play:
+            aw = cat.weapon(wid)
+            nums = numbers(ctx, a, d, aw, _melee_profile(aw, a), s_a)
+            take_hits(ctx, d, n, nums, s_a, round_id=round_id, ranged=False, what="armour saves (melee)",
+                      rules=("COMBAT-4.2.PARRY",))
     if d_left and a.in_play:
         nums = numbers(ctx, d, a, dw, _melee_profile(dw, d), s_d)
         take_hits(ctx, a, d_left, nums, s_d, round_id=round_id, ranged=False, what="armour saves (melee)",

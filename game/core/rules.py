@@ -133,18 +133,22 @@ def roll_initiative(ctx: Ctx, sides: list[str], *, purpose: str) -> list[str]:
     st = ctx.state
     results: dict[str, int] = {}
     rolls: dict[str, dict[str, int]] = {}
+    pins: dict[str, int] = {}
     for s in sides:
         pinned = sum(1 for u in st.units.values() if u.side == s and u.pins > 0 and st.unit_in_play(u.id))
+        pins[s] = pinned
         die = ctx.dice.d10()
         results[s] = die - pinned
         rolls[s] = {"die": die, "pinned_units": pinned, "result": die - pinned}
     ctx.emit("initiative", ("CORE-3.1.INITIATIVE", "TURN-4.1"), purpose=purpose, rolls=rolls)
     if ctx.settings["init.tie"] != "reroll_tied":
         raise ValueError(f"unsupported init.tie {ctx.settings['init.tie']!r}")
-    return _order_with_ties(ctx, results, purpose)
+    return _order_with_ties(ctx, results, purpose, pins)
 
 
-def _order_with_ties(ctx: Ctx, results: dict[str, int], purpose: str) -> list[str]:
+def _order_with_ties(ctx: Ctx, results: dict[str, int], purpose: str, pins: dict[str, int] | None = None) -> list[str]:
+    """Tied sides re-roll among themselves with the same Pinned-unit modifier (GAP-16, TV-18: P = 0.64/0.92)."""
+    pins = pins or {}
     groups: dict[int, list[str]] = {}
     for s, r in results.items():
         groups.setdefault(r, []).append(s)
@@ -156,9 +160,9 @@ def _order_with_ties(ctx: Ctx, results: dict[str, int], purpose: str) -> list[st
             continue
         rerolls: dict[str, int] = {}
         for s in tied:
-            rerolls[s] = ctx.dice.d10()
+            rerolls[s] = ctx.dice.d10() - pins.get(s, 0)
         ctx.emit("initiative_reroll", ("GAP-16",), purpose=purpose, tied=tied, rolls=rerolls)
-        order.extend(_order_with_ties(ctx, rerolls, purpose))
+        order.extend(_order_with_ties(ctx, rerolls, purpose, pins))
     return order
 
 

@@ -1,0 +1,195 @@
+"""Exact distributions of one D10 roll with the critical rules (INTRO-1.2.CRIT-*, GAP-11, GAP-14), as integer weights."""
+from __future__ import annotations
+
+
+from game.core.dice import Crit
+from game.core.settings import Settings
+
+
+class PoolDist:
+    """One roll of `n` dice (or `n` best-of-`k` groups): outcome (successes, crit) -> weight over `denom`.
+
+    Weights are integers: the number of face tuples giving that outcome, so `weight / denom` is exact and
+    equals what `evaluate_pool` / `roll_saves` would report over all faces (INTRO-1.2.D10). `by_succ`,
+    `fail_by_succ` (the Critical Failure part) and `by_crit` are the marginals; `outcomes` the joint."""
+
+    __slots__ = ("n", "tn", "denom", "by_succ", "fail_by_succ", "by_crit", "_outcomes", "_polys")
+
+    def __init__(self, n: int, tn: int, denom: int, outcomes: tuple[tuple[int, Crit, int], ...] | None,
+                 by_succ: tuple[int, ...], fail_by_succ: tuple[int, ...], by_crit: tuple[tuple[Crit, int], ...],
+                 polys: tuple[list[int], ...] | None = None) -> None:
+        self.n, self.tn, self.denom = n, tn, denom
+        self.by_succ, self.fail_by_succ, self.by_crit = by_succ, fail_by_succ, by_crit
+        self._outcomes, self._polys = outcomes, polys
+
+    @property
+    def outcomes(self) -> tuple[tuple[int, Crit, int], ...]:
+        if self._outcomes is None:
+            assert self._polys is not None
+            none, no10, no1, every = self._polys
+            out = []
+            for k in range(self.n + 1):
+                for crit, w in ((Crit.NONE, none[k]), (Crit.SUCCESS, no10[k] - none[k]), (Crit.FAILURE, no1[k] - none[k]),
+                                (Crit.MIX, every[k] - no10[k] - no1[k] + none[k])):
+                    if w:
+                        out.append((k, crit, w))
+            self._outcomes = tuple(out)
+        return self._outcomes
+
+    def by_successes(self) -> dict[int, int]:
+        return {k: w for k, w in enumerate(self.by_succ) if w}
+
+
+def make_pool(n: int, tn: int, denom: int, outcomes: tuple[tuple[int, Crit, int], ...]) -> PoolDist:
+    """A PoolDist with its marginals by successes and by crit filled in."""
+    by = [0] * (n + 1)
+    fail = [0] * (n + 1)
+    crit: dict[Crit, int] = {}
+    for sc, c, w in outcomes:
+        by[sc] += w
+        if c is Crit.FAILURE:
+            fail[sc] += w
+        crit[c] = crit.get(c, 0) + w
+    return PoolDist(n, tn, denom, outcomes, tuple(by), tuple(fail), tuple(crit.items()))
+
+
+def crit_of(has1: bool, has10: bool) -> Crit:
+    """The roll-level result (INTRO-1.2.CRIT-SUCCESS/FAIL/MIX) from whether a 1 and a 10 appeared."""
+    if has1 and has10:
+        return Crit.MIX
+    return Crit.SUCCESS if has1 else Crit.FAILURE if has10 else Crit.NONE
+
+
+def _atoms(tn: int, group: int, mode: str) -> list[tuple[int, bool, bool, bool, bool, bool]]:
+    """Per-die (or per-group) outcome classes: (faces, counts if auto, counts if plain, kept 1, kept 10, flat 10).
+
+    A single die has four classes: natural 1, 2..TN, TN+1..9, natural 10 (weighted by face count). A best-of-
+    `group` save keeps the lowest die (COMBAT-4.1.SAVE, GAP-14); `mode` any_die also tracks a 10 on any die."""
+    faces: dict[tuple[bool, bool, bool, bool, bool], int] = {}
+    if group <= 1:
+        combos = [((f,), 1) for f in range(1, 11)]
+    else:
+        combos = []
+        for low in range(1, 11):
+            # tuples of `group` faces whose minimum is `low`, split by whether a 10 appears
+            with_ten = (11 - low) ** group - (10 - low) ** group
+            if low == 10:
+                combos.append(((10, 10), 1))
+                continue
+            no_ten_total = (10 - low) ** group - (9 - low) ** group  # min = low, all faces <= 9
+            combos.append(((low,), no_ten_total))
+            combos.append(((low, 10), with_ten - no_ten_total))
+    for faces_t, count in combos:
+        if count == 0:
+            continue
+        kept = faces_t[0]
+        flat10 = 10 in faces_t
+        auto = kept == 1 or (kept != 10 and kept <= tn)
+        plain = kept <= tn
+        key = (auto, plain, kept == 1, kept == 10, flat10 if mode == "any_die" else kept == 10)
+        faces[key] = faces.get(key, 0) + count
+    return [(w,) + k for k, w in faces.items()]
+
+
+def pool_dist(n: int, tn: int, *, group: int = 1, settings: Settings | None = None,
+              cache: dict | None = None) -> PoolDist:
+    """Distribution of one roll of `n` dice at `tn` (INTRO-1.2.D10, INTRO-1.2.CRIT-*, GAP-11 `crit.mix_keeps_auto`,
+    GAP-14 `crit.best_of_two`), exactly as `evaluate_pool` / `roll_saves` score every face tuple.
+
+    `group` > 1: each of the `n` hits rolls `group` dice and keeps the lowest (best-of-two armour)."""
+    key = (n, tn, group)
+    if cache is not None and key in cache:
+        return cache[key]
+    return pool_dists(n, tn, group=group, settings=settings, cache=cache, only_last=True)[n]
+
+
+def pool_dists(nmax: int, tn: int, *, group: int = 1, settings: Settings | None = None,
+               cache: dict | None = None, only_last: bool = False) -> list[PoolDist | None]:
+    """`pool_dist` for every pool size 0..nmax at one TN, from one pass of the dynamic programme over dice
+    (`only_last`: just nmax)."""
+    s = settings or Settings.defaults()
+    crits = bool(s["crit.enabled"])
+    keeps = bool(s["crit.mix_keeps_auto"])
+    mode = s["crit.best_of_two"] if group > 1 else "kept_die_only"
+    atoms = _atoms(tn, group, mode)
+    if crits and mode == "kept_die_only" and 1 <= tn <= 9:
+        return _closed_form(nmax, tn, group, atoms, cache, only_last)
+    same = all(x[1] == x[2] for x in atoms)  # 1 <= TN <= 9: auto and plain agree, track one count
+    if same:
+        atoms = [(w, auto, False, is1, is10, f10) for w, auto, _, is1, is10, f10 in atoms]
+    base = 10 ** group
+    # state: (auto successes, plain successes, kept 1, kept 10, crit 10) -> weight
+    states: dict[tuple[int, int, bool, bool, bool], int] = {(0, 0, False, False, False): 1}
+    out_list: list[PoolDist | None] = [None if only_last and nmax else _finish(0, tn, 1, states, crits, keeps, same)]
+    for n in range(1, nmax + 1):
+        nxt: dict[tuple[int, int, bool, bool, bool], int] = {}
+        for (a, p, k1, k10, c10), w in states.items():
+            for aw, auto, plain, is1, is10, flat10 in atoms:
+                key2 = (a + auto, p + plain, k1 or is1, k10 or is10, c10 or flat10)
+                nxt[key2] = nxt.get(key2, 0) + w * aw
+        states = nxt
+        out_list.append(None if only_last and n < nmax else _finish(n, tn, base ** n, states, crits, keeps, same))
+    if cache is not None:
+        for n, d in enumerate(out_list):
+            if d is not None:
+                cache[(n, tn, group)] = d
+    return out_list
+
+
+_CRITS = (Crit.NONE, Crit.FAILURE, Crit.SUCCESS, Crit.MIX)  # by 2 * (a 1) + (a 10)
+
+
+def _finish(n: int, tn: int, denom: int, states: dict, crits: bool, keeps: bool, same: bool) -> PoolDist:
+    out: dict[tuple[int, int], int] = {}
+    for (a, p, k1, k10, c10), w in states.items():
+        if not crits:
+            key = (a if same else p, 0)
+        else:
+            key = (a if (same or keeps or not (k1 and k10)) else p, 2 * k1 + c10)
+        out[key] = out.get(key, 0) + w
+    return make_pool(n, tn, denom, tuple((sc, _CRITS[c], w) for (sc, c), w in out.items()))
+
+
+def _closed_form(nmax: int, tn: int, group: int, atoms: list, cache: dict | None, only_last: bool) -> list[PoolDist | None]:
+    """1 <= TN <= 9 (a natural 1 is a success and a 10 a failure whether or not the roll is a mix): with class
+    weights w1 (kept 1), ws (2..TN), wf (TN+1..9), w10 (kept 10), the success-count polynomials of the faces
+    allowed are binomial, and the four crit results follow by inclusion-exclusion (INTRO-1.2.CRIT-*)."""
+    w1 = ws = wf = w10 = 0
+    for w, auto, _, is1, is10, _ in atoms:
+        if is1:
+            w1 += w
+        elif is10:
+            w10 += w
+        elif auto:
+            ws += w
+        else:
+            wf += w
+    base = 10 ** group
+    out: list[PoolDist | None] = []
+    # coefficient lists of (ws x + wf)^n, ((ws+w1) x + wf)^n, (ws x + wf + w10)^n, ((ws+w1) x + wf + w10)^n
+    polys = [[1], [1], [1], [1]]
+    factors = ((ws, wf), (ws + w1, wf), (ws, wf + w10), (ws + w1, wf + w10))
+    for n in range(nmax + 1):
+        if n:
+            polys = [_times(q, a, b) for q, (a, b) in zip(polys, factors)]
+        if only_last and n < nmax:
+            out.append(None)
+            continue
+        none, no10, no1, every = polys
+        t_none, t_no10, t_no1, t_all = ((ws + wf) ** n, (ws + w1 + wf) ** n, (ws + wf + w10) ** n, base ** n)
+        by_crit = ((Crit.NONE, t_none), (Crit.SUCCESS, t_no10 - t_none), (Crit.FAILURE, t_no1 - t_none),
+                   (Crit.MIX, t_all - t_no10 - t_no1 + t_none))
+        d = PoolDist(n, tn, base ** n, None, tuple(every), tuple(a - b for a, b in zip(no1, none)),
+                     tuple(x for x in by_crit if x[1]), polys)
+        out.append(d)
+        if cache is not None:
+            cache[(n, tn, group)] = d
+    return out
+
+
+def _times(p: list[int], a: int, b: int) -> list[int]:
+    """Coefficients of p(x) * (a x + b)."""
+    out = [b * c for c in p] + [0]
+    for k in range(1, len(out)):
+        out[k] += a * p[k - 1]
+    return out
