@@ -14,7 +14,10 @@ import time
 
 BENCHMARKS: list[str] = [
     "game.benchmarks.rules",
+    "game.benchmarks.sight",
     "game.benchmarks.maps",
+    "game.benchmarks.movement",
+    "game.benchmarks.odds",
 ]
 
 

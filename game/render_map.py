@@ -319,8 +319,10 @@ def _draw_anchors(pt: _Painter) -> None:
 
 
 def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: Iterable[Overlay] = (),
-                       palette: Palette = PALETTE) -> "pygame.Surface":
+                       palette: Palette = PALETTE, art: str | Path | None = None) -> "pygame.Surface":
     """Draw the table from its object geometry, then each overlay as `overlay(surface, to_px)`.
+
+    `art`: a sprites/ directory; the mat and the pieces are then textured by class (game/render_art.py).
 
     Pieces are filled by cover class and movement, shaded and shadowed by height, labelled by height;
     zones, connectors and anchors are named. `to_px((x, y))` maps inches (GEO-1) to pixels.
@@ -332,8 +334,19 @@ def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: 
     pt = _Painter(bf, px_per_inch, max(24.0, px_per_inch * 1.5), palette)
     polys = [shapely.Polygon(p.footprint) for p in bf.pieces]
     _draw_table(pt)
+    tile_art = None
+    if art is not None:
+        from game.render_art import Art, draw_ground
+
+        tile_art = Art(Path(art), px_per_inch)
+        draw_ground(pt, tile_art)
     _draw_zones(pt)
-    _draw_pieces(pt, polys)
+    if tile_art is None:
+        _draw_pieces(pt, polys)
+    else:
+        from game.render_art import draw_pieces
+
+        draw_pieces(pt, polys, tile_art)
     _draw_connectors(pt)
     _draw_height_labels(pt, polys)
     _draw_anchors(pt)
@@ -353,6 +366,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a Tiled .tmx map")
     parser.add_argument("--out", required=True, metavar="PNG", help="where to write the picture")
     parser.add_argument("--px-per-inch", type=float, default=20.0, help="scale of the picture (default 20)")
+    parser.add_argument("--art", nargs="?", const=str(Path(__file__).resolve().parents[1] / "sprites"), default=None,
+                        metavar="SPRITES", help="texture the table with the tile art (default folder: sprites/)")
+    from game.render_overlays import add_overlay_arguments  # --model/--los/--template/--smoke (docs/geometry.md)
+
+    add_overlay_arguments(parser)
+    from game.render_overlays_move import add_move_arguments  # --path/--reach (docs/movement.md)
+
+    add_move_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -367,7 +388,17 @@ def run(args: argparse.Namespace) -> int:
         print(err)
         return 1
     pygame.font.init()
-    surface = render_battlefield(bf, px_per_inch=args.px_per_inch)
+    from game.render_overlays import PlacementError, overlays_from_args
+
+    try:
+        overlays = overlays_from_args(bf, args)
+        from game.render_overlays_move import move_overlays_from_args
+
+        overlays = move_overlays_from_args(bf, args) + overlays  # move range under LOS lines (STYLE.md)
+    except PlacementError as err:
+        print(f"{args.file}: {err}")
+        return 2
+    surface = render_battlefield(bf, px_per_inch=args.px_per_inch, overlays=overlays, art=getattr(args, "art", None))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, str(out))

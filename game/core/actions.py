@@ -5,6 +5,8 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 Path2 = tuple[tuple[float, float], ...]
+Waypoint = tuple[float, float] | tuple[float, float, float]  # (x, y) stays on the level; (x, y, z) names it
+Path3 = tuple[Waypoint, ...]
 
 
 class IllegalAction(Exception):
@@ -108,10 +110,33 @@ class DeclineMedKit(Action):
 
 @dataclass(frozen=True, slots=True)
 class Move(Action):
-    """Move along a path of waypoints (CORE-3.3.MOVE, GEO-8); `path` excludes the start point."""
+    """Move along a path of waypoints (CORE-3.3.MOVE, GEO-8); `path` excludes the start point.
+
+    A waypoint is (x, y), on the level of the point before it, or (x, y, z) to change level by stairs,
+    ladder, a step or a climb (GEO-24)."""
 
     unit: str
-    path: Path2
+    path: Path3
+    kind: ClassVar[str] = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class Climb(Action):
+    """A move that climbs (CORE-3.3.CLIMB, GEO-24), committing `actions` Move actions so that a long climb is
+    completed within them (`climb.allow_end_mid_climb`=false); counts as that many Moves for Hustle."""
+
+    unit: str
+    path: Path3
+    actions: int = 1
+    kind: ClassVar[str] = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class Jump(Action):
+    """Jump a gap between two floors to `to` (x, y) or (x, y, z) (CORE-3.3.JUMP, GEO-24, GAP-88)."""
+
+    unit: str
+    to: Waypoint
     kind: ClassVar[str] = "move"
 
 
@@ -254,7 +279,7 @@ class FlameAttack(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     c.__name__: c
     for c in (Deploy, ChooseInitiative, Activate, EndActivation, Interrupt, DeclineInterrupt, DeclineMedKit,
-              Move, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order, RangedAttack, MeleeAttack,
+              Move, Climb, Jump, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order, RangedAttack, MeleeAttack,
               Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack)
 }
 
@@ -278,9 +303,21 @@ def action_from_json(data: dict[str, Any]) -> Action:
         if f.name == "action":
             v = action_from_json(v)
         elif f.name == "path":
-            v = tuple((float(p[0]), float(p[1])) for p in v)
+            v = tuple(_waypoint(p, data["type"]) for p in v)
+        elif f.name == "to":
+            v = _waypoint(v, data["type"])
         kwargs[f.name] = v
     try:
         return cls(**kwargs)
     except TypeError as exc:
         raise ValueError(f"action {data['type']}: {exc}") from None
+
+
+def _waypoint(p: Any, type_name: str) -> Waypoint:
+    """A JSON waypoint [x, y] or [x, y, z] as a tuple of floats (GEO-1)."""
+    if not isinstance(p, (list, tuple)) or len(p) not in (2, 3):
+        raise ValueError(f"action {type_name}: a waypoint must be [x, y] or [x, y, z], got {p!r}")
+    try:
+        return tuple(float(c) for c in p)  # type: ignore[return-value]
+    except (TypeError, ValueError):
+        raise ValueError(f"action {type_name}: waypoint {p!r} has a coordinate that is not a number") from None
