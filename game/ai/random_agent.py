@@ -191,9 +191,40 @@ class RandomAgent:
         hustle = bool(act and act.unit == uid and m.profile.has("hustle") and (act.move_run + 1) % 2 == 0)
         if gap <= 0.1:
             return None
-        step = min(gap - 0.02, move_allowance(m, hustle_bonus=hustle).inches * 0.999)
+        budget = move_allowance(m, hustle_bonus=hustle).inches * 0.999
+        if st.battlefield.pieces:
+            return self._route(st, uid, m, e, budget)
+        step = min(gap - 0.02, budget)
         f = step / d
         return Move(uid, ((round(m.x + f * (e.x - m.x), 4), round(m.y + f * (e.y - m.y), 4)),))
+
+    def _route(self, st: GameState, uid: str, m: ModelState, e: ModelState, budget: float) -> Move | None:
+        """Over terrain: the shortest legal path (GEO-27) to base contact with the enemy, cut at the allowance."""
+        from game.core.pathfind import shortest_path
+
+        d = math.hypot(e.x - m.x, e.y - m.y)
+        f = (e.radius + m.radius + 0.02) / d
+        goal = (e.x - f * (e.x - m.x), e.y - f * (e.y - m.y), e.z)
+        others = [o.base() for o in st.models.values() if o.in_play and o.id != m.id]
+        res = shortest_path(st.battlefield, (m.x, m.y, m.z), goal, radius=m.radius, height=m.profile.height,
+                            others=others, side=m.side)
+        if not res.found:
+            return None
+        pts = [res.points[0]]
+        left = budget
+        for a, b in zip(res.points, res.points[1:]):
+            seg = math.dist(a, b)
+            if seg <= left:
+                pts.append(b)
+                left -= seg
+                continue
+            t = left / seg if seg else 0.0
+            pts.append(tuple(a[i] + t * (b[i] - a[i]) for i in range(3)))
+            break
+        if len(pts) < 2:
+            return None
+        # Exact floats: rounding a tangent point would push the base into the corner it skirts.
+        return Move(uid, tuple((p[0], p[1], p[2]) for p in pts[1:]))
 
     def _move(self, st: GameState, uid: str, m: ModelState) -> Move:
         """A move toward a task, a random point, or a random direction, within the allowance."""

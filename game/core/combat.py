@@ -499,27 +499,21 @@ def melee_outcome(ctx: "Ctx", c: dict[str, Any]) -> None:
 
 
 def check_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
-    from game.core.stats import move_allowance
-    from game.core.geometry import on_table, polyline_length, bases_overlap
+    """COMBAT-4.3.WITHDRAW: only from a melee; the path is judged like a Move (GEO-8 cost, terrain, bases) and
+    must end out of contact with every enemy."""
+    from game.core.move_actions import allowance_of, judge_path, refuse_illegal
 
-    foes = enemy_contacts(ctx, m)
-    if not foes:
+    if not enemy_contacts(ctx, m):
         raise IllegalAction(f"{m.id} is not in a melee", "COMBAT-4.3.WITHDRAW")
     if not act.path:
         raise IllegalAction("Withdraw needs a path out of contact", "COMBAT-4.3.WITHDRAW")
-    pts = [(m.x, m.y)] + [(float(x), float(y)) for x, y in act.path]
-    allowance = move_allowance(m, hustle_bonus=False, settings=ctx.settings)
-    if polyline_length(pts) > allowance.inches + EPS:
-        raise IllegalAction(f"the withdrawal path is longer than {allowance.inches:g}\"", "COMBAT-4.3.WITHDRAW")
-    end = m.base().__class__(m.id, pts[-1][0], pts[-1][1], m.z, m.radius, m.profile.height, m.side)
-    if not on_table(ctx.battlefield, end.x, end.y, end.radius):
-        raise IllegalAction("the withdrawal ends off the table", "GEO-26")
+    allowance = allowance_of(ctx, m, "withdraw")
+    verdict = judge_path(ctx, m, act.path, allowance.inches)
+    refuse_illegal(m, verdict, allowance)
+    end = m.base().__class__(m.id, verdict.points[-1][0], verdict.points[-1][1], verdict.end_z, m.radius,
+                             m.profile.height, m.side)
     for o in ctx.state.models.values():
-        if o.id == m.id or not o.in_play:
-            continue
-        if bases_overlap(end, o.base()):
-            raise IllegalAction(f"the withdrawal ends on {o.id}", "GEO-6")
-        if o.side != m.side and base_distance(end, o.base()).distance <= contact_tol(ctx) + EPS:
+        if o.in_play and o.side != m.side and base_distance(end, o.base()).distance <= contact_tol(ctx) + EPS:
             raise IllegalAction(f"a Withdraw must end out of contact; it ends touching {o.id}", "COMBAT-4.3.WITHDRAW")
     return int(ctx.settings["melee.withdraw_cost"])
 
@@ -544,14 +538,22 @@ def do_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
 
 
 def withdraw_move(ctx: "Ctx", c: dict[str, Any]) -> None:
+    """The withdrawer, if still in play after the free attacks, moves along its path (judged again now)."""
+    from game.core.move_actions import allowance_of, judge_path, place_along
+
     m = ctx.state.models[c["model"]]
     if not m.in_play:
         return
-    pts = [(m.x, m.y)] + [tuple(p) for p in c["path"]]
-    m.x, m.y = pts[-1]
-    ctx.emit("move", ("COMBAT-4.3.WITHDRAW",), unit=m.unit, model=m.id, path=[list(p) for p in pts],
-             length=sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:])),
-             cost=0.0, allowance=0.0, allowance_text="withdrawal")
+    path = tuple(tuple(p) for p in c["path"])
+    allowance = allowance_of(ctx, m, "withdraw")
+    v = judge_path(ctx, m, path, allowance.inches)
+    if not v.legal:
+        ctx.emit("withdraw_blocked", ("COMBAT-4.3.WITHDRAW",), model=m.id, reason=v.reason)
+        return
+    place_along(ctx, m, v)
+    ctx.emit("move", ("COMBAT-4.3.WITHDRAW", "GEO-8"), unit=m.unit, model=m.id,
+             path=[[p[0], p[1]] for p in v.points], length=v.length, cost=v.cost, allowance=allowance.inches,
+             allowance_text=allowance.text())
 
 
 # --- continuations ----------------------------------------------------------------------------------

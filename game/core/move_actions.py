@@ -62,7 +62,7 @@ def _start(m: ModelState) -> tuple[float, float, float]:
     return (m.x, m.y, m.z)
 
 
-def _verdict(ctx: "Ctx", m: ModelState, path, allowance: float) -> PathFact:  # type: ignore[no-untyped-def]
+def judge_path(ctx: "Ctx", m: ModelState, path, allowance: float) -> PathFact:  # type: ignore[no-untyped-def]
     return path_cost(ctx.battlefield, _start(m), path, radius=m.radius, height=m.profile.height,
                      others=others_of(ctx, m), side=m.side, allowance=allowance, can_climb=slow_scars(m) == 0,
                      settings=ctx.settings)
@@ -79,7 +79,7 @@ def _common(ctx: "Ctx", unit: str, path, m: ModelState, what: str) -> None:  # t
         raise IllegalAction(f"{m.id} is in base contact with an enemy and must Withdraw", "COMBAT-4.3.WITHDRAW")
 
 
-def _refuse(m: ModelState, v: PathFact, allowance: Allowance | None) -> None:
+def refuse_illegal(m: ModelState, v: PathFact, allowance: Allowance | None) -> None:
     if v.legal:
         return
     extra = f" ({allowance.text()})" if allowance is not None and "allowance" in v.reason else ""
@@ -103,7 +103,7 @@ def emit_triggers(ctx: "Ctx", m: ModelState, path: list[tuple[float, float]]) ->
                      distance=round(fact.min_distance, 4), limit=fact.limit, segment=fact.segment)
 
 
-def _moved(ctx: "Ctx", m: ModelState, v: PathFact) -> None:
+def place_along(ctx: "Ctx", m: ModelState, v: PathFact) -> None:
     m.x, m.y = v.points[-1][0], v.points[-1][1]
     m.z = v.end_z
     emit_triggers(ctx, m, [(p[0], p[1]) for p in v.points])
@@ -123,16 +123,16 @@ def check_move(ctx: "Ctx", a: Move, m: ModelState, context: str) -> int:
     """CORE-3.3.MOVE/GEO-8: a legal path within one Move allowance (climbs included if they fit, GEO-24)."""
     _common(ctx, a.unit, a.path, m, "Move")
     allowance = allowance_of(ctx, m, context)
-    _refuse(m, _verdict(ctx, m, a.path, allowance.inches), allowance)
+    refuse_illegal(m, judge_path(ctx, m, a.path, allowance.inches), allowance)
     return 1
 
 
 def do_move(ctx: "Ctx", a: Move, m: ModelState, context: str) -> int:
     allowance = allowance_of(ctx, m, context)
     hustled = hustle(ctx, m, context)
-    v = _verdict(ctx, m, a.path, allowance.inches)
-    _refuse(m, v, allowance)
-    _moved(ctx, m, v)
+    v = judge_path(ctx, m, a.path, allowance.inches)
+    refuse_illegal(m, v, allowance)
+    place_along(ctx, m, v)
     ctx.emit("move", ("CORE-3.3.MOVE", "GEO-8") + (("SKILL-6.1.HUSTLE",) if hustled else ()),
              **_event_data(a.unit, m, v, allowance.inches, allowance.text()))
     return 1
@@ -157,7 +157,7 @@ def check_climb(ctx: "Ctx", a: Climb, m: ModelState, context: str) -> int:
     if slow_scars(m):
         raise IllegalAction(f"{m.id} has the Slow scar: no climbing except ladders and stairs", "GEO-24")
     total, text = _climb_allowance(ctx, m, a, context)
-    v = _verdict(ctx, m, a.path, total)
+    v = judge_path(ctx, m, a.path, total)
     if not v.legal:
         rule = "GEO-24" if "allowance" in v.reason and not ctx.settings["climb.allow_end_mid_climb"] else v.rule
         raise IllegalAction(f"{m.id}: {v.reason} ({text}; a climb must be completed within the Move actions "
@@ -169,9 +169,9 @@ def check_climb(ctx: "Ctx", a: Climb, m: ModelState, context: str) -> int:
 
 def do_climb(ctx: "Ctx", a: Climb, m: ModelState, context: str) -> int:
     total, text = _climb_allowance(ctx, m, a, context)
-    v = _verdict(ctx, m, a.path, total)
-    _refuse(m, v, None)
-    _moved(ctx, m, v)
+    v = judge_path(ctx, m, a.path, total)
+    refuse_illegal(m, v, None)
+    place_along(ctx, m, v)
     climbed = sum(s.climbed for s in v.segments)
     ctx.emit("climb", ("CORE-3.3.CLIMB", "GEO-24", "GEO-8"), climbed=climbed, climb_rate=CLIMB_RATE,
              actions=a.actions, **_event_data(a.unit, m, v, total, text))
