@@ -366,8 +366,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a Tiled .tmx map")
     parser.add_argument("--out", required=True, metavar="PNG", help="where to write the picture")
     parser.add_argument("--px-per-inch", type=float, default=20.0, help="scale of the picture (default 20)")
-    parser.add_argument("--art", nargs="?", const=str(Path(__file__).resolve().parents[1] / "sprites"), default=None,
-                        metavar="SPRITES", help="texture the table with the tile art (default folder: sprites/)")
+    sprites = str(Path(__file__).resolve().parents[1] / "sprites")
+    parser.add_argument("--art", nargs="?", const=sprites, default=sprites, metavar="SPRITES",
+                        help="sprites folder for the tile art the table is textured with (default: sprites/)")
+    parser.add_argument("--plain", action="store_true",
+                        help="draw the object geometry only: fills by cover class and movement, no tile art")
     from game.render_overlays import add_overlay_arguments  # --model/--los/--template/--smoke (docs/geometry.md)
 
     add_overlay_arguments(parser)
@@ -398,7 +401,7 @@ def run(args: argparse.Namespace) -> int:
     except PlacementError as err:
         print(f"{args.file}: {err}")
         return 2
-    surface = render_battlefield(bf, px_per_inch=args.px_per_inch, overlays=overlays, art=getattr(args, "art", None))
+    surface = render_battlefield(bf, px_per_inch=args.px_per_inch, overlays=overlays, art=None if args.plain else args.art)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, str(out))

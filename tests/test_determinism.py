@@ -190,3 +190,20 @@ def test_invariants_over_random_games(seed):
         if steps % 25 == 0:
             assert GameState.from_json(json.loads(json.dumps(state.to_json()))).to_json() == state.to_json()
     assert state.turn == state.turn_limit
+
+
+def test_map_demo_plays_and_replays_with_map_hash(tmp_path):
+    """The demo on the shipped benchmark map (terrain, LOS, cover, movement) reaches its turn limit, its record
+    names the map and its SHA-256, and the record replays to the same log (issue 5 item 6)."""
+    from game.maps import load_map
+    from game.core.setup import map_demo
+
+    bf = load_map(ROOT / "maps" / "bench-town.tmx")
+    scen = map_demo(bf)
+    agents = {c.side: RandomAgent(70 + i) for i, c in enumerate(scen.crews)}
+    state, record, events = play(scen, agents, 7, battlefield=bf)
+    assert state.phase is Phase.MISSION_END and state.turn == state.turn_limit
+    assert record.map_sha256 == bf.sha256 and record.map_path == bf.source
+    assert any(e.type == "move" for e in events)
+    _, again = replay(Record.from_json(json.loads(json.dumps(record.to_json()))))
+    assert event_lines(again) == event_lines(events)
