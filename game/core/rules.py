@@ -435,6 +435,31 @@ def _open_window(ctx: Ctx, acting_unit: str, *, resume: str) -> bool:
     return True
 
 
+def _check_interrupt(ctx: Ctx, action: Interrupt) -> bool:
+    """TURN-7 / GAP-17: the held action is one action of the Alert unit of the side being asked (or the
+    crit extra action owed to it, GAP-12). Returns True when it is that extra action."""
+    st = ctx.state
+    win = st.interrupt
+    assert win is not None
+    unit = st.units.get(action.unit)
+    if unit is None or unit.side != st.deciding:
+        raise IllegalAction(f"{action.unit} is not a unit of {st.deciding}", "TURN-7")
+    extra = win.extra_left > 0
+    if extra and action.unit != win.extra_unit:
+        raise IllegalAction(f"{win.extra_unit} must first take (or forgo) its extra action", "GAP-12")
+    if not unit.alert and not extra:
+        raise IllegalAction(f"{action.unit} holds no Alert action", "CORE-3.3.ALERT")
+    inner = action.action
+    if getattr(inner, "unit", None) != action.unit:
+        raise IllegalAction("the held action must be taken by the Alert unit itself", "CORE-3.3.ALERT")
+    if isinstance(inner, UseItem) and inner.item == "electric_juice":
+        raise IllegalAction("Electric Juice cannot be used with a held Alert action", "GAP-17")
+    cost = unit_actions.check(ctx, inner, actor=action.unit, context="alert")
+    if cost > 1:
+        raise IllegalAction(f"the held action is one action; {type(inner).__name__} costs {cost}", "GAP-17")
+    return extra
+
+
 def _on_interrupt(ctx: Ctx, action: Action) -> None:
     _expect(action, Interrupt, DeclineInterrupt)
     st = ctx.state
@@ -453,22 +478,9 @@ def _on_interrupt(ctx: Ctx, action: Action) -> None:
         _close_window_side(ctx)
         return
     assert isinstance(action, Interrupt)
-    unit = st.units.get(action.unit)
-    if unit is None or unit.side != st.deciding:
-        raise IllegalAction(f"{action.unit} is not a unit of {st.deciding}", "TURN-7")
-    extra = win.extra_left > 0
-    if extra and action.unit != win.extra_unit:
-        raise IllegalAction(f"{win.extra_unit} must first take (or forgo) its extra action", "GAP-12")
-    if not unit.alert and not extra:
-        raise IllegalAction(f"{action.unit} holds no Alert action", "CORE-3.3.ALERT")
+    extra = _check_interrupt(ctx, action)
+    unit = st.units[action.unit]
     inner = action.action
-    if getattr(inner, "unit", None) != action.unit:
-        raise IllegalAction("the held action must be taken by the Alert unit itself", "CORE-3.3.ALERT")
-    if inner.cost != 1:
-        raise IllegalAction(f"the held action is one action; {type(inner).__name__} costs {inner.cost}", "GAP-17")
-    if isinstance(inner, UseItem) and inner.item == "electric_juice":
-        raise IllegalAction("Electric Juice cannot be used with a held Alert action", "GAP-17")
-    unit_actions.check(ctx, inner, actor=action.unit, context="alert")
     if extra:
         win.extra_left -= 1
         if win.extra_left == 0:
@@ -756,18 +768,7 @@ def validate(state: GameState, action: Action) -> None:
             if action.side != st.deciding:
                 raise IllegalAction(f"{st.deciding} is being asked", "TURN-7")
             return
-        unit = st.units.get(action.unit)  # type: ignore[attr-defined]
-        if unit is None or unit.side != st.deciding:
-            raise IllegalAction("not a unit of the side being asked", "TURN-7")
-        extra = win.extra_left > 0 and action.unit == win.extra_unit  # type: ignore[attr-defined]
-        if not unit.alert and not extra:
-            raise IllegalAction(f"{unit.id} holds no Alert action", "CORE-3.3.ALERT")
-        inner = action.action  # type: ignore[attr-defined]
-        if getattr(inner, "unit", None) != unit.id or inner.cost != 1:
-            raise IllegalAction("the held action is one action of the Alert unit", "GAP-17")
-        if isinstance(inner, UseItem) and inner.item == "electric_juice":
-            raise IllegalAction("Electric Juice cannot be used with a held Alert action", "GAP-17")
-        unit_actions.check(ctx, inner, actor=unit.id, context="alert")
+        _check_interrupt(ctx, action)  # type: ignore[arg-type]
         return
     act = st.activation
     assert act is not None
