@@ -489,3 +489,26 @@ def test_early_end_when_no_player_models():
     assert st.phase is Phase.MISSION_END and ev[-1].type == "mission_end"
     assert st.result["reason"] == "no player crew model in play"
     assert st.result["fates"]["a"] == {"a1": "ooa", "a2": "ooa"}
+
+
+def test_ordered_crit_extra_action_right_after_or_forgone():
+    """GAP-12 / GAP-37: a recipient's critical success on an ordered action gives it one extra action, taken
+    right after (or forgone with EndActivation naming it); the Leader then continues."""
+    task = TaskState("ied", "IED", 15.0, 11.0, 0.5, difficulty=0, actions=3)
+    st = game([("boss", "a", profile(actions=3, skills=("leader",)), (10, 10)),
+               ("r", "a", profile(actions=1, will=6), (15, 10)), ("e", "b", profile(), (30, 30))], tasks=[task])
+    activate(st, "boss")
+    ev = apply(st, Order("boss", "r", ComplexTask("r", "ied")), ScriptedDice([1]))
+    assert "extra_action" in types(ev) and st.activation.extra_unit == "r"
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, Aim("boss"))
+    assert ei.value.rule == "GAP-12"
+    apply(st, ComplexTask("r", "ied"))
+    assert st.tasks["ied"].progress == 2 and st.activation.extra_left == 0 and st.activation.spent == 1
+    st2 = game([("boss", "a", profile(actions=3, skills=("leader",)), (10, 10)),
+                ("r", "a", profile(actions=1, will=6), (15, 10)), ("e", "b", profile(), (30, 30))],
+               tasks=[TaskState("ied", "IED", 15.0, 11.0, 0.5, difficulty=0, actions=3)])
+    activate(st2, "boss")
+    apply(st2, Order("boss", "r", ComplexTask("r", "ied")), ScriptedDice([1]))
+    ev = apply(st2, EndActivation("r"))
+    assert "extra_action_forgone" in types(ev) and st2.activation.unit == "boss" and st2.activation.extra_left == 0

@@ -295,23 +295,26 @@ def remaining(act: ActivationState) -> int:
     return act.budget - act.spent if act.stage == "normal" else act.bonus
 
 
-def _on_action(ctx: Ctx, action: Action) -> None:
-    st = ctx.state
-    act = st.activation
+def _check_action(ctx: Ctx, action: Action) -> tuple[str, str, int]:
+    """TURN-6: who acts and how: (actor, kind, cost). Kinds: "own", "ordered" (a crit extra action owed after
+    an Order, GAP-12/GAP-37), "end" (EndActivation), "forgo" (declining that extra action)."""
+    act = ctx.state.activation
     assert act is not None
+    if act.extra_left > 0:
+        assert act.extra_unit is not None
+        if getattr(action, "unit", None) != act.extra_unit:
+            raise IllegalAction(f"{act.extra_unit} must first take (or forgo) its extra action", "GAP-12")
+        if isinstance(action, EndActivation):
+            return act.extra_unit, "forgo", 0
+        cost = unit_actions.check(ctx, action, actor=act.extra_unit, context="ordered")
+        if cost > 1:
+            raise IllegalAction(f"the extra action is one action; {type(action).__name__} costs {cost}", "GAP-12")
+        return act.extra_unit, "ordered", cost
     if isinstance(action, EndActivation):
         if action.unit != act.unit:
             raise IllegalAction(f"{action.unit} is not the active unit ({act.unit})", "TURN-6")
-        if act.stage == "normal" and act.bonus > 0:
-            act.stage = "bonus"
-            ctx.emit("bonus_actions", ("TURN-6", "INTRO-1.2.CRIT-SUCCESS"), unit=act.unit, bonus=act.bonus)
-            return
-        end_activation(ctx)
-        return
+        return act.unit, "end", 0
     unit_id = getattr(action, "unit", None)
-    if act.extra_left > 0:
-        _on_ordered_extra(ctx, action, act)
-        return
     if unit_id != act.unit:
         raise IllegalAction(f"{type(action).__name__} names {unit_id!r}, but {act.unit} is the active unit",
                             "CORE-3.1.ALTERNATE")
@@ -320,34 +323,40 @@ def _on_action(ctx: Ctx, action: Action) -> None:
     if cost > left:
         raise IllegalAction(f"{act.unit} has {left} action(s) left, {type(action).__name__} costs {cost}",
                             "CORE-3.3.GENERAL")
-    spent = unit_actions.do(ctx, action, actor=act.unit, context="own")
+    return act.unit, "own", cost
+
+
+def _on_action(ctx: Ctx, action: Action) -> None:
+    st = ctx.state
+    act = st.activation
+    assert act is not None
+    actor, kind, _ = _check_action(ctx, action)
+    if kind == "end":
+        if act.stage == "normal" and act.bonus > 0:
+            act.stage = "bonus"
+            ctx.emit("bonus_actions", ("TURN-6", "INTRO-1.2.CRIT-SUCCESS"), unit=act.unit, bonus=act.bonus)
+            return
+        end_activation(ctx)
+        return
+    if kind == "forgo":
+        ctx.emit("extra_action_forgone", ("GAP-12",), unit=actor)
+        act.extra_left = 0
+        act.extra_unit = None
+        _after_action(ctx)
+        return
+    if kind == "ordered":
+        act.extra_left -= 1
+        if act.extra_left == 0:
+            act.extra_unit = None
+        unit_actions.do(ctx, action, actor=actor, context="ordered")
+        _after_action(ctx)
+        return
+    spent = unit_actions.do(ctx, action, actor=actor, context="own")
     if act.stage == "normal":
         act.spent += spent
     else:
         act.bonus -= spent
     act.started = True
-    _after_action(ctx)
-
-
-def _on_ordered_extra(ctx: Ctx, action: Action, act: ActivationState) -> None:
-    """GAP-12/GAP-37: a recipient's crit extra action is taken right after the ordered action."""
-    assert act.extra_unit is not None
-    if getattr(action, "unit", None) != act.extra_unit:
-        raise IllegalAction(f"{act.extra_unit} must first take (or forgo) its extra action", "GAP-12")
-    if isinstance(action, EndActivation):
-        ctx.emit("extra_action_forgone", ("GAP-12",), unit=act.extra_unit)
-        act.extra_left = 0
-        act.extra_unit = None
-        _after_action(ctx)
-        return
-    cost = unit_actions.check(ctx, action, actor=act.extra_unit, context="ordered")
-    if cost > 1:
-        raise IllegalAction(f"the extra action is one action; {type(action).__name__} costs {cost}", "GAP-12")
-    act.extra_left -= 1
-    unit = act.extra_unit
-    if act.extra_left == 0:
-        act.extra_unit = None
-    unit_actions.do(ctx, action, actor=unit, context="ordered")
     _after_action(ctx)
 
 
@@ -770,21 +779,4 @@ def validate(state: GameState, action: Action) -> None:
             return
         _check_interrupt(ctx, action)  # type: ignore[arg-type]
         return
-    act = st.activation
-    assert act is not None
-    if isinstance(action, EndActivation):
-        expected = act.extra_unit if act.extra_left > 0 else act.unit
-        if action.unit != expected:
-            raise IllegalAction(f"{expected} is the unit acting", "TURN-6")
-        return
-    if act.extra_left > 0:
-        if getattr(action, "unit", None) != act.extra_unit:
-            raise IllegalAction(f"{act.extra_unit} must first take its extra action", "GAP-12")
-        if unit_actions.check(ctx, action, actor=act.extra_unit, context="ordered") > 1:
-            raise IllegalAction("the extra action is one action", "GAP-12")
-        return
-    if getattr(action, "unit", None) != act.unit:
-        raise IllegalAction(f"{act.unit} is the active unit", "CORE-3.1.ALTERNATE")
-    cost = unit_actions.check(ctx, action, actor=act.unit, context="own")
-    if cost > remaining(act):
-        raise IllegalAction(f"{act.unit} has {remaining(act)} action(s) left", "CORE-3.3.GENERAL")
+    _check_action(ctx, action)
