@@ -14,6 +14,7 @@ from game.core.state import ModelState
 
 CRITS = ("none", "success", "failure", "mix")
 _FAILURE = Crit.FAILURE
+_ONE = Fraction(1)
 
 
 class _Acc:
@@ -101,103 +102,122 @@ def defender_round(u: UnitFacts, hits: dict[int, int], hits_denom: int, *, save_
     """Saves for h hits in one roll, Critical Failure Pin, Wounds first, then one Will check for the round's
     deflections (combat.take_hits + deflection_will; COMBAT-4.1.SAVE, COMBAT-4.3.ORDER, COMBAT-4.3.DEFLECT-WILL).
 
-    Branches are merged as soon as they agree: per hit count, save outcomes by (deflections, Critical Failure);
-    after the Will check, by (snapshot, result). Crit marginals are summed per roll, not per branch."""
+    Branches are merged as soon as they agree: the save rolls of every hit count by (Critical Failure Pin,
+    wounds, any deflection) in integer weights over one denominator; the end of each by what is reported of it
+    (hit model OOA, models lost, Pins gained, Will result). Crit marginals are summed per roll, not per branch.
+    Hit counts of weight 0 are left out."""
     s = u.settings
     cache = {} if cache is None else cache
-    wcache: dict = {}
     nmax = max(hits) if hits else 0
     gd = 10 ** save_group
     full = gd ** nmax
-    denom = hits_denom * full * 10
     snap0 = u.start()
+    down = snap0[1][first]
+    pools = pool_dists(nmax, save_tn, group=save_group, settings=s, cache=cache) if nmax and not down else ()
+    # integer weights over hits_denom * full; the Will die's factor 10 is applied in _round_ends
+    defl = [0] * (nmax + 1)
+    wounds = [0] * (nmax + 1)
+    ends = [0] * (4 * nmax + 4)  # at 4 * wounds + 2 * (a save Critical Failure) + (any deflection)
+    save_crit: dict[str, int] = {}
+    no_roll = 0
+    for h, wh in hits.items():
+        if not wh:
+            continue
+        if h <= 0 or down:
+            no_roll += wh * full
+            continue
+        scale = wh * gd ** (nmax - h)
+        pool = pools[h]
+        for c, w in pool.crit_names:
+            save_crit[c] = save_crit.get(c, 0) + w * scale
+        for d, wn, i, w, f in pool.rows:
+            w *= scale
+            f *= scale
+            defl[d] += w
+            wounds[wn] += w
+            ends[i + 2] += f
+            ends[i] += w - f
+    if no_roll:
+        defl[0] += no_roll
+        wounds[0] += no_roll
+        save_crit["no_roll"] = no_roll
+    denom = hits_denom * full * 10
+    ooa, lost, will, will_crit, pins = _round_ends(u, snap0, first, ends, no_roll, ranged and will_tn_of is not None,
+                                                   will_tn_of, cache)
+    return RoundOdds(Dist({h: w * full * 10 for h, w in hits.items()}, denom), _dist10(defl, denom),
+                     _dist10(wounds, denom), Dist(ooa, denom), Dist(lost, denom), Dist(will, denom),
+                     Dist(will_crit, denom), Dist(pins, denom),
+                     Dist({c: w * 10 for c, w in save_crit.items()}, denom))
+
+
+def _dist10(weights: list[int], denom: int) -> Dist:
+    return Dist({k: w * 10 for k, w in enumerate(weights) if w}, denom)
+
+
+def _after_saves(u: UnitFacts, snap0: Snap, first: int, ends: list[int], no_roll: int,
+                 will_on: bool) -> list[tuple[Snap, int, int]]:
+    """The unit after each save result: the Critical Failure Pin, then the Wounds with the Med-Kit decisions, as
+    (snapshot, weight with no Will check, weight with one: a ranged round that deflected a hit)."""
+    items: list[tuple[Snap, int, int]] = [(snap0, no_roll, 0)] if no_roll else []
+    pinned0 = add_pins(u, snap0, 1) if any(ends[i + 2] or ends[i + 3] for i in range(0, len(ends), 4)) else snap0
+    for i in range(0, len(ends), 2):
+        w0, w1 = ends[i], ends[i + 1]
+        if w0 or w1:
+            base = pinned0 if i & 2 else snap0
+            snap = inflict_on_unit(u, base, first, i >> 2) if i >= 4 else base
+            items.append((snap, w0, w1) if will_on else (snap, w0 + w1, 0))
+    return items
+
+
+def _round_ends(u: UnitFacts, snap0: Snap, first: int, ends: list[int], no_roll: int, will_on: bool,
+                will_tn_of: Any, cache: dict) -> tuple[dict, dict, dict, dict, dict]:
+    """Each save result's consequences, then the Will check's three ends (pass; fail: 1 Pin; fail on a natural
+    10: 2 Pins). Leaves merge by what is reported of them (hit model OOA, models lost, Pins gained, Will result).
+    Returns the marginals of OOA, models lost, the Will result, the Will crit and the Pins gained, over the
+    round's denominator (the `ends` weights times 10)."""
+    s = u.settings
     pins0 = u.pins_before
     lost0 = sum(snap0[1])
-    defl: dict[int, int] = {}
-    wounds: dict[int, int] = {}
-    save_crit: dict[Crit | None, int] = {}
+    wcache: dict = {}
+    rolls: dict[int, list[tuple[int, bool, str, int]]] = {}  # Will TN -> (success, natural 10, crit, weight)
+    leaves: dict[tuple[bool, int, int, str], int] = {}
     will_crit: dict[str, int] = {}
-    will_by_tn: dict[int, int] = {}
-    final: dict[tuple[int, str], int] = {}  # (snapshot id, Will result) -> weight
-    ids: dict[Snap, int] = {}
-    after: dict[tuple[bool, int, bool], tuple[Snap, Any]] = {}  # (save crit Pin, wounds, deflected) -> state, Will
-    pools = pool_dists(nmax, save_tn, group=save_group, settings=s, cache=cache) if nmax and not snap0[1][first] else []
-    for h, wh in hits.items():
-        if h <= 0 or snap0[1][first]:
-            w = wh * full * 10
-            defl[0] = defl.get(0, 0) + w
-            wounds[0] = wounds.get(0, 0) + w
-            save_crit[None] = save_crit.get(None, 0) + w
-            will_crit["no_roll"] = will_crit.get("no_roll", 0) + w
-            k0 = (ids.setdefault(snap0, len(ids)), "none")
-            final[k0] = final.get(k0, 0) + w
-            continue
-        scale = wh * gd ** (nmax - h) * 10
-        pool = pools[h]
-        for c, w in pool.by_crit:
-            save_crit[c] = save_crit.get(c, 0) + w * scale
-        groups: dict[tuple[int, bool], int] = {}
-        for d in range(h + 1):
-            w = pool.by_succ[d]
-            if not w:
-                continue
-            defl[d] = defl.get(d, 0) + w * scale
-            wounds[h - d] = wounds.get(h - d, 0) + w * scale
-            f = pool.fail_by_succ[d]
-            if f:
-                groups[(d, True)] = f
-            if w - f:
-                groups[(d, False)] = w - f
-        for (d, pinned), ws in groups.items():
-            skey = (pinned, h - d, d > 0)
-            if skey not in after:
-                entries, tn = _after_saves(u, snap0, first, pinned, h - d, ranged and d > 0 and will_tn_of is not None,
-                                           will_tn_of, wcache, cache)
-                after[skey] = ([((ids.setdefault(sn, len(ids)), will), f) for (sn, will), f in entries], tn)
-            entries, tn = after[skey]
-            w = ws * wh * gd ** (nmax - h)  # over hits_denom * full; the Will die adds a factor 10
-            if tn is None:
-                will_crit["no_roll"] = will_crit.get("no_roll", 0) + w * 10
-            else:
-                will_by_tn[tn] = will_by_tn.get(tn, 0) + w
-            for key, f in entries:
-                final[key] = final.get(key, 0) + w * f
-    for tn, w in will_by_tn.items():
-        for _, wc, ww in pool_dist(1, tn, settings=s, cache=cache).outcomes:
-            will_crit[wc.value] = will_crit.get(wc.value, 0) + w * ww
-    acc = _Acc()
-    snaps = list(ids)
-    for (sid, will), w in final.items():
-        snap = snaps[sid]
-        acc.add("will", will, w)
-        acc.add("ooa", snap[1][first], w)
-        acc.add("lost", sum(snap[1]) - lost0, w)
-        acc.add("pins", snap[4] - pins0, w)
-    hits_w = {h: w * full * 10 for h, w in hits.items()}
-    return RoundOdds(Dist(hits_w, denom), Dist(defl, denom), Dist(wounds, denom), acc.dist("ooa", denom),
-                     acc.dist("lost", denom), acc.dist("will", denom), Dist(will_crit, denom), acc.dist("pins", denom),
-                     Dist({("no_roll" if c is None else c.value): w for c, w in save_crit.items()}, denom))
-
-
-def _after_saves(u: UnitFacts, snap0: Snap, first: int, pinned: bool, wounds: int, will: bool, will_tn_of: Any,
-                 wcache: dict, cache: dict) -> tuple[list[tuple[tuple[Snap, str], int]], int | None]:
-    """One save result's consequences: the Critical Failure Pin, the Wounds, then the Will check's three ends
-    (pass; fail: 1 Pin; fail on a natural 10: 2 Pins) as (final key, weight over 10), and the Will TN if rolled."""
-    snap = add_pins(u, snap0, 1) if pinned else snap0
-    snap = inflict_on_unit(u, snap, first, wounds)
-    target = will_target(u, snap, first, will_tn_of, wcache) if will else None
-    if target is None or target[1] is None:
-        return [((snap, "none" if target is None else "exempt"), 10)], None
-    tn = target[1].value
-    out: dict[tuple[Snap, str], int] = {}
-    for ok, wc, ww in pool_dist(1, tn, settings=u.settings, cache=cache).outcomes:
-        if ok:
-            key = (snap, "pass")
+    for snap, w_plain, w_due in _after_saves(u, snap0, first, ends, no_roll, will_on):
+        ooa = snap[1][first]
+        lost = sum(snap[1]) - lost0
+        pins = snap[4] - pins0
+        target = will_target(u, snap, first, will_tn_of, wcache) if w_due else None
+        if target is not None and target[1] is None:  # Will NA: exempt from the check
+            key = (ooa, lost, pins, "exempt")
+            leaves[key] = leaves.get(key, 0) + w_due * 10
+            will_crit["no_roll"] = will_crit.get("no_roll", 0) + w_due * 10
+        elif target is None:
+            w_plain += w_due
         else:
-            s2 = add_pins(u, snap, 1)
-            key = (add_pins(u, s2, 1) if wc is _FAILURE else s2, "fail")
-        out[key] = out.get(key, 0) + ww
-    return list(out.items()), tn
+            tn = target[1].value
+            if tn not in rolls:
+                rolls[tn] = [(ok, wc is _FAILURE, wc.value, ww)
+                             for ok, wc, ww in pool_dist(1, tn, settings=s, cache=cache).outcomes]
+            one: Snap | None = None
+            for ok, ten, wc, ww in rolls[tn]:
+                w = w_due * ww
+                will_crit[wc] = will_crit.get(wc, 0) + w
+                if ok:
+                    key = (ooa, lost, pins, "pass")
+                else:
+                    one = one or add_pins(u, snap, 1)
+                    key = (ooa, lost, (add_pins(u, one, 1) if ten else one)[4] - pins0, "fail")
+                leaves[key] = leaves.get(key, 0) + w
+        if w_plain:
+            key = (ooa, lost, pins, "none")
+            leaves[key] = leaves.get(key, 0) + w_plain * 10
+            will_crit["no_roll"] = will_crit.get("no_roll", 0) + w_plain * 10
+    marginals: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
+    for key, w in leaves.items():
+        for m, k in zip(marginals, key):
+            m[k] = m.get(k, 0) + w
+    ooa_d, lost_d, pins_d, will_d = marginals
+    return ooa_d, lost_d, will_d, will_crit, pins_d
 
 
 def will_fn(situation: AttackSituation, *, catalog: Any, settings: Settings) -> Callable[[ModelState, int], TargetNumber | None]:
@@ -216,14 +236,15 @@ def ranged_round(attacker: str, target: str, nums: AttackNumbers, unit: UnitFact
     cache = {} if cache is None else cache
     atk = pool_dist(nums.dice, nums.hit.value, settings=s, cache=cache)
     by_hits = {h: w for h, w in enumerate(atk.by_succ) if w}
-    crit = {c.value: w for c, w in atk.by_crit if w}
+    crit = {c: w for c, w in atk.crit_names if w}
     denom = atk.denom
     attack_hits = Dist(dict(by_hits), denom)
     if share_k > 1:
         by_hits, denom = _thin(by_hits, denom, share_k)
     rnd = defender_round(unit, by_hits, denom, save_tn=nums.save.value, save_group=nums.save_dice, ranged=True,
                          will_tn_of=will_fn(situation, catalog=catalog, settings=s), first=first, cache=cache)
-    return RangedOdds(attacker, target, nums, Dist(crit, atk.denom), attack_hits, rnd, Fraction(1, share_k))
+    return RangedOdds(attacker, target, nums, Dist(crit, atk.denom), attack_hits, rnd,
+                      _ONE if share_k == 1 else Fraction(1, share_k))
 
 
 def _thin(by_hits: dict[int, int], denom: int, k: int) -> tuple[dict[int, int], int]:

@@ -1,9 +1,14 @@
 """Exact distributions of one D10 roll with the critical rules (INTRO-1.2.CRIT-*, GAP-11, GAP-14), as integer weights."""
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import Mapping
 
 from game.core.dice import Crit
 from game.core.settings import Settings
+
+TABLE_DICE = 12  # pools of 0..12 dice (or best-of groups) are read from the tables built at import
+TABLE_TNS = range(-6, 17)  # ... at these TNs (every TN <= 0 scores alike, and every TN >= 10)
 
 
 class PoolDist:
@@ -11,33 +16,40 @@ class PoolDist:
 
     Weights are integers: the number of face tuples giving that outcome, so `weight / denom` is exact and
     equals what `evaluate_pool` / `roll_saves` would report over all faces (INTRO-1.2.D10). `by_succ`,
-    `fail_by_succ` (the Critical Failure part) and `by_crit` are the marginals; `outcomes` the joint."""
+    `fail_by_succ` (the Critical Failure part) and `by_crit` are the marginals (`crit_names`: by_crit keyed by
+    the crit's value string; `rows`: (successes, failures, 4 * failures + (any success), weight, Critical Failure
+    part) for each success count of nonzero weight, as a save roll's outcomes); `outcomes` the joint."""
 
-    __slots__ = ("n", "tn", "denom", "by_succ", "fail_by_succ", "by_crit", "_outcomes", "_polys")
+    __slots__ = ("n", "tn", "denom", "by_succ", "fail_by_succ", "by_crit", "crit_names", "rows", "_outcomes",
+                 "_polys")
 
     def __init__(self, n: int, tn: int, denom: int, outcomes: tuple[tuple[int, Crit, int], ...] | None,
                  by_succ: tuple[int, ...], fail_by_succ: tuple[int, ...], by_crit: tuple[tuple[Crit, int], ...],
-                 polys: tuple[list[int], ...] | None = None) -> None:
+                 polys: tuple[tuple[int, ...], ...] | None = None) -> None:
         self.n, self.tn, self.denom = n, tn, denom
         self.by_succ, self.fail_by_succ, self.by_crit = by_succ, fail_by_succ, by_crit
+        self.crit_names = tuple((c.value, w) for c, w in by_crit)
+        self.rows = tuple((d, n - d, 4 * (n - d) + (d > 0), w, f)
+                          for d, (w, f) in enumerate(zip(by_succ, fail_by_succ)) if w)
         self._outcomes, self._polys = outcomes, polys
 
     @property
     def outcomes(self) -> tuple[tuple[int, Crit, int], ...]:
         if self._outcomes is None:
-            assert self._polys is not None
-            none, no10, no1, every = self._polys
-            out = []
-            for k in range(self.n + 1):
-                for crit, w in ((Crit.NONE, none[k]), (Crit.SUCCESS, no10[k] - none[k]), (Crit.FAILURE, no1[k] - none[k]),
-                                (Crit.MIX, every[k] - no10[k] - no1[k] + none[k])):
-                    if w:
-                        out.append((k, crit, w))
-            self._outcomes = tuple(out)
+            self._outcomes = _joint(self.n, self._polys)
         return self._outcomes
 
     def by_successes(self) -> dict[int, int]:
         return {k: w for k, w in enumerate(self.by_succ) if w}
+
+
+def _joint(n: int, polys: tuple[tuple[int, ...], ...] | None) -> tuple[tuple[int, Crit, int], ...]:
+    """The joint (successes, crit) outcomes from the no-crit, crit-success, crit-failure and mix polynomials."""
+    assert polys is not None
+    return tuple((k, c, w) for k, ws in enumerate(zip(*polys)) for c, w in zip(_BY_POLY, ws) if w)
+
+
+_BY_POLY = (Crit.NONE, Crit.SUCCESS, Crit.FAILURE, Crit.MIX)
 
 
 def make_pool(n: int, tn: int, denom: int, outcomes: tuple[tuple[int, Crit, int], ...]) -> PoolDist:
@@ -91,34 +103,61 @@ def _atoms(tn: int, group: int, mode: str) -> list[tuple[int, bool, bool, bool, 
     return [(w,) + k for k, w in faces.items()]
 
 
+def _table(n: int, tn: int, group: int, s: Settings) -> tuple[PoolDist, ...] | None:
+    """The import-time series for this roll, or None when it is outside the tables (crits off, GAP-14 any_die,
+    more than TABLE_DICE dice, a TN outside TABLE_TNS)."""
+    if n > TABLE_DICE or not s["crit.enabled"] or (group > 1 and s["crit.best_of_two"] != "kept_die_only"):
+        return None
+    return _TABLES.get((group, bool(s["crit.mix_keeps_auto"]), tn))
+
+
 def pool_dist(n: int, tn: int, *, group: int = 1, settings: Settings | None = None,
               cache: dict | None = None) -> PoolDist:
     """Distribution of one roll of `n` dice at `tn` (INTRO-1.2.D10, INTRO-1.2.CRIT-*, GAP-11 `crit.mix_keeps_auto`,
     GAP-14 `crit.best_of_two`), exactly as `evaluate_pool` / `roll_saves` score every face tuple.
 
     `group` > 1: each of the `n` hits rolls `group` dice and keeps the lowest (best-of-two armour)."""
+    s = settings or Settings.defaults()
+    series = _table(n, tn, group, s)
+    if series is not None:
+        return series[n]
     key = (n, tn, group)
     if cache is not None and key in cache:
         return cache[key]
-    return pool_dists(n, tn, group=group, settings=settings, cache=cache, only_last=True)[n]
+    return pool_dists(n, tn, group=group, settings=s, cache=cache, only_last=True)[n]
 
 
 def pool_dists(nmax: int, tn: int, *, group: int = 1, settings: Settings | None = None,
                cache: dict | None = None, only_last: bool = False) -> list[PoolDist | None]:
-    """`pool_dist` for every pool size 0..nmax at one TN, from one pass of the dynamic programme over dice
-    (`only_last`: just nmax)."""
+    """`pool_dist` for every pool size 0..nmax at one TN: from the tables, else from one pass of the closed form
+    or of the dynamic programme over dice (`only_last`: just nmax)."""
     s = settings or Settings.defaults()
+    series = _table(nmax, tn, group, s)
+    if series is not None:
+        return list(series[:nmax + 1])
     crits = bool(s["crit.enabled"])
     keeps = bool(s["crit.mix_keeps_auto"])
     mode = s["crit.best_of_two"] if group > 1 else "kept_die_only"
+    if crits and mode == "kept_die_only":
+        out = closed_form(nmax, tn, group, keeps=keeps, only_last=only_last)
+    else:
+        out = dynamic(nmax, tn, group, crits=crits, keeps=keeps, mode=mode, only_last=only_last)
+    if cache is not None:
+        for n, d in enumerate(out):
+            if d is not None:
+                cache[(n, tn, group)] = d
+    return out
+
+
+def dynamic(nmax: int, tn: int, group: int, *, crits: bool, keeps: bool, mode: str,
+            only_last: bool = False) -> list[PoolDist | None]:
+    """The dynamic programme over dice, one state per (auto successes, plain successes, a kept 1, a kept 10, a
+    10 read for crits): any TN, crits on or off, GAP-14 `any_die` (and the reference for `closed_form`)."""
     atoms = _atoms(tn, group, mode)
-    if crits and mode == "kept_die_only" and 1 <= tn <= 9:
-        return _closed_form(nmax, tn, group, atoms, cache, only_last)
     same = all(x[1] == x[2] for x in atoms)  # 1 <= TN <= 9: auto and plain agree, track one count
     if same:
         atoms = [(w, auto, False, is1, is10, f10) for w, auto, _, is1, is10, f10 in atoms]
     base = 10 ** group
-    # state: (auto successes, plain successes, kept 1, kept 10, crit 10) -> weight
     states: dict[tuple[int, int, bool, bool, bool], int] = {(0, 0, False, False, False): 1}
     out_list: list[PoolDist | None] = [None if only_last and nmax else _finish(0, tn, 1, states, crits, keeps, same)]
     for n in range(1, nmax + 1):
@@ -129,10 +168,6 @@ def pool_dists(nmax: int, tn: int, *, group: int = 1, settings: Settings | None 
                 nxt[key2] = nxt.get(key2, 0) + w * aw
         states = nxt
         out_list.append(None if only_last and n < nmax else _finish(n, tn, base ** n, states, crits, keeps, same))
-    if cache is not None:
-        for n, d in enumerate(out_list):
-            if d is not None:
-                cache[(n, tn, group)] = d
     return out_list
 
 
@@ -150,12 +185,10 @@ def _finish(n: int, tn: int, denom: int, states: dict, crits: bool, keeps: bool,
     return make_pool(n, tn, denom, tuple((sc, _CRITS[c], w) for (sc, c), w in out.items()))
 
 
-def _closed_form(nmax: int, tn: int, group: int, atoms: list, cache: dict | None, only_last: bool) -> list[PoolDist | None]:
-    """1 <= TN <= 9 (a natural 1 is a success and a 10 a failure whether or not the roll is a mix): with class
-    weights w1 (kept 1), ws (2..TN), wf (TN+1..9), w10 (kept 10), the success-count polynomials of the faces
-    allowed are binomial, and the four crit results follow by inclusion-exclusion (INTRO-1.2.CRIT-*)."""
+def _classes(tn: int, group: int) -> tuple[int, int, int, int]:
+    """Kept-die class weights (w1 natural 1, ws 2..TN, wf TN+1..9, w10 natural 10) of one die or group."""
     w1 = ws = wf = w10 = 0
-    for w, auto, _, is1, is10, _ in atoms:
+    for w, auto, _, is1, is10, _ in _atoms(tn, group, "kept_die_only"):
         if is1:
             w1 += w
         elif is10:
@@ -164,6 +197,17 @@ def _closed_form(nmax: int, tn: int, group: int, atoms: list, cache: dict | None
             ws += w
         else:
             wf += w
+    return w1, ws, wf, w10
+
+
+def closed_form(nmax: int, tn: int, group: int, *, keeps: bool, only_last: bool = False) -> list[PoolDist | None]:
+    """Crits on, crits read on the kept die: with class weights w1 (kept 1), ws (2..TN), wf (TN+1..9), w10 (kept
+    10), a 1 succeeds and a 10 fails outside a mix, so the success-count polynomials of the faces allowed are
+    binomial, and the four crit results follow by inclusion-exclusion (INTRO-1.2.CRIT-*). In a Critical Mix with
+    `crit.mix_keeps_auto`=false every die is compared with the TN (GAP-11): that changes the count only at TN <= 0
+    (no die succeeds) and TN >= 10 (every die succeeds)."""
+    w1, ws, wf, w10 = _classes(tn, group)
+    plain_mix = not keeps and not 1 <= tn <= 9
     base = 10 ** group
     out: list[PoolDist | None] = []
     # coefficient lists of (ws x + wf)^n, ((ws+w1) x + wf)^n, (ws x + wf + w10)^n, ((ws+w1) x + wf + w10)^n
@@ -176,14 +220,18 @@ def _closed_form(nmax: int, tn: int, group: int, atoms: list, cache: dict | None
             out.append(None)
             continue
         none, no10, no1, every = polys
-        t_none, t_no10, t_no1, t_all = ((ws + wf) ** n, (ws + w1 + wf) ** n, (ws + wf + w10) ** n, base ** n)
-        by_crit = ((Crit.NONE, t_none), (Crit.SUCCESS, t_no10 - t_none), (Crit.FAILURE, t_no1 - t_none),
-                   (Crit.MIX, t_all - t_no10 - t_no1 + t_none))
-        d = PoolDist(n, tn, base ** n, None, tuple(every), tuple(a - b for a, b in zip(no1, none)),
-                     tuple(x for x in by_crit if x[1]), polys)
-        out.append(d)
-        if cache is not None:
-            cache[(n, tn, group)] = d
+        succ = tuple(a - b for a, b in zip(no10, none))
+        fail = tuple(a - b for a, b in zip(no1, none))
+        mix = [e - a - b + c for e, a, b, c in zip(every, no10, no1, none)]
+        if plain_mix:
+            total = sum(mix)
+            mix = [0] * (n + 1)
+            mix[n if tn >= 10 else 0] = total
+        t_none, t_succ, t_fail, t_mix = sum(none), sum(succ), sum(fail), sum(mix)
+        by_crit = ((Crit.NONE, t_none), (Crit.SUCCESS, t_succ), (Crit.FAILURE, t_fail), (Crit.MIX, t_mix))
+        by_succ = tuple(a + b + c + m for a, b, c, m in zip(none, succ, fail, mix))
+        out.append(PoolDist(n, tn, base ** n, None, by_succ, fail, tuple(x for x in by_crit if x[1]),
+                            (tuple(none), succ, fail, tuple(mix))))
     return out
 
 
@@ -193,3 +241,40 @@ def _times(p: list[int], a: int, b: int) -> list[int]:
     for k in range(1, len(out)):
         out[k] += a * p[k - 1]
     return out
+
+
+def build_tables() -> Mapping[tuple[int, bool, int], tuple[PoolDist, ...]]:
+    """(group, crit.mix_keeps_auto, TN) -> the pools of 0..TABLE_DICE dice, crits on and read on the kept die.
+
+    TNs that score alike (<= 0, >= 10) share one computed series, relabelled with their own TN; every entry has
+    its joint outcomes filled in, so nothing in the tables changes after import."""
+    tables: dict[tuple[int, bool, int], tuple[PoolDist, ...]] = {}
+    for group in (1, 2):
+        for tn_class in range(0, 11):
+            shared = None if tn_class in (0, 10) else _series(tn_class, group, keeps=False)
+            for keeps in (False, True):  # GAP-11 changes the count only at TN <= 0 and TN >= 10
+                series = shared or _series(tn_class, group, keeps=keeps)
+                for tn in TABLE_TNS:
+                    if min(max(tn, 0), 10) == tn_class:
+                        tables[(group, keeps, tn)] = series if tn == tn_class else tuple(_at_tn(d, tn) for d in series)
+    return MappingProxyType(tables)
+
+
+def _series(tn: int, group: int, *, keeps: bool) -> tuple[PoolDist, ...]:
+    """closed_form for 0..TABLE_DICE dice with the joint outcomes filled in now (never after import)."""
+    out = tuple(d for d in closed_form(TABLE_DICE, tn, group, keeps=keeps) if d is not None)
+    for d in out:
+        d._outcomes = _joint(d.n, d._polys)
+    return out
+
+
+def _at_tn(d: PoolDist, tn: int) -> PoolDist:
+    """The same distribution labelled with another TN that scores alike."""
+    c = PoolDist.__new__(PoolDist)
+    for name in PoolDist.__slots__:
+        setattr(c, name, getattr(d, name))
+    c.tn = tn
+    return c
+
+
+_TABLES = build_tables()
