@@ -512,3 +512,24 @@ def test_ordered_crit_extra_action_right_after_or_forgone():
     apply(st2, Order("boss", "r", ComplexTask("r", "ied")), ScriptedDice([1]))
     ev = apply(st2, EndActivation("r"))
     assert "extra_action_forgone" in types(ev) and st2.activation.unit == "boss" and st2.activation.extra_left == 0
+
+
+def test_deploy_zone_and_reaction_radius():
+    """TURN-4: models deploy wholly inside their zone, not inside a location's 3" Reaction Radius."""
+    from game.core.actions import Deploy
+    from game.core.battlefield import Anchor
+    from dataclasses import replace as dc_replace
+
+    st = game([("a1", "a", profile(), (3, 3))])
+    st.models["a1"].deployed = False
+    st.phase, st.deciding = Phase.DEPLOY, "a"
+    st.battlefield = dc_replace(st.battlefield, anchors=(Anchor(9, "hotspot-a", (5.0, 5.0), kind="hotspot"),))
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, Deploy("a1", 5.8, 5.4))
+    assert ei.value.rule == "TURN-4" and "not wholly inside" in ei.value.reason
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, Deploy("a1", 3.0, 3.0))
+    assert "Reaction Radius of hotspot-a" in ei.value.reason
+    st.battlefield = dc_replace(st.battlefield, anchors=())
+    apply(st, Deploy("a1", 3.0, 3.0))
+    assert st.models["a1"].deployed

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from game.core.rules import Ctx
 
 ORDER_RANGE = 12.0  # GEO-22: Order recipient within 12"
+REACTION_RADIUS = 3.0  # MISSION-8.2.TRIGGER / GEO-15: a location's Reaction Radius
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -148,6 +149,14 @@ def check_deploy(ctx: "Ctx", a: Deploy) -> None:
         zone = ctx.battlefield.zone(zone_name)
         if not circle_inside_polygon((a.x, a.y), m.radius, zone.footprint):
             raise IllegalAction(f"{a.model} at ({a.x:g},{a.y:g}) is not wholly inside zone {zone_name}", "TURN-4")
+    from game.core.move_actions import LOCATION_KINDS
+
+    for loc in ctx.battlefield.anchors:
+        if loc.kind in LOCATION_KINDS:
+            gap = math.hypot(a.x - loc.point[0], a.y - loc.point[1]) - m.radius
+            if gap <= REACTION_RADIUS + EPS:
+                raise IllegalAction(f"{a.model} at ({a.x:g},{a.y:g}) would start inside the Reaction Radius of "
+                                    f"{loc.name} ({gap:.2f} in from it)", "TURN-4")
     _check_position(ctx, m, a.x, a.y, a.z, rule="GEO-7")
 
 
