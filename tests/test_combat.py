@@ -15,6 +15,7 @@ from game.core.actions import (
     IllegalAction,
     MeleeAttack,
     Parry,
+    Rally,
     RangedAttack,
     Reload,
     TemplateAttack,
@@ -594,3 +595,35 @@ def test_firing_into_melee_without_aim_assigns_hits_at_random():
     assigned = next(e for e in ev if e.type == "hits_assigned").data["assigned"]
     assert assigned == {"a2": 1}
     assert st.models["a2"].ooa
+
+
+def test_template_kills_an_out_of_action_figure():
+    """GAP-93 (`ooa.targetable`=templates_and_melee): an OOA figure under a template is hit; a Wound in a
+    different round kills it (COMBAT-4.4.PERMA-DEAD)."""
+    st = game([("a1", "a", profile(ca=5), (10, 11)), ("b1", "b", profile(armor=5), (20, 11)),
+               ("b2", "b", profile(armor=5), (21.1, 11))], grenades={"a1": {"hand_grenade": 1}})
+    st.models["b1"].ooa = True
+    st.models["b1"].wounds_taken = 1
+    activate(st, "a1")
+    ev = apply(st, ThrowGrenade("a1", "hand_grenade", 20.5, 11.0), ScriptedDice([2, 9]))
+    assert st.models["b1"].dead and "dead" in types(ev)
+    st2 = game([("a1", "a", profile(ca=5), (10, 11)), ("b1", "b", profile(armor=5), (20, 11))],
+               grenades={"a1": {"hand_grenade": 1}}, settings={"ooa.targetable": "never"})
+    st2.models["b1"].ooa = True
+    activate(st2, "a1")
+    apply(st2, ThrowGrenade("a1", "hand_grenade", 20.0, 11.0), ScriptedDice([2]))
+    assert not st2.models["b1"].dead
+
+
+def test_kick_bonus_returns_after_rallying_clear():
+    """GAP-80: the +2 is used once per set of Pins and returns when the defender is un-Pinned."""
+    st = game([("a1", "a", profile(ca=5, actions=3, weapons=("machete",)), (10, 10)),
+               ("b1", "b", profile(ca=4, actions=1, weapons=("knife",)), (11.0, 10))])
+    st.units["b1"].pins = 1
+    activate(st, "a1")
+    apply(st, MeleeAttack("a1", "b1", "machete"), ScriptedDice([9, 9]))
+    assert st.models["b1"].kicked
+    apply(st, EndActivation("a1"))
+    apply(st, Activate("b1"))
+    apply(st, Rally("b1"))
+    assert not st.models["b1"].kicked

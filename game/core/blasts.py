@@ -194,7 +194,7 @@ def do_flame(ctx: "Ctx", a: FlameAttack, m: ModelState, context: str) -> int:
     spend_ammo(ctx, m, w, p)
     ctx.emit("attack", ("ARMORY-5.1.FLAME",), kind="blast", attacker=m.id, weapon=w.name,
              point=[m.x + math.cos(a.angle), m.y + math.sin(a.angle)], indirect="flame: no roll")
-    fact = template_coverage(ctx.battlefield, ctx.state.scene(), TemplateKind.FLAME, None, angle=a.angle,
+    fact = template_coverage(ctx.battlefield, _scene(ctx), TemplateKind.FLAME, None, angle=a.angle,
                              attacker_id=m.id, settings=ctx.settings)
     ctx.emit("template", ("ARMORY-5.1.FLAME", "GEO-15", "GEO-16", "GAP-73"), kind="flame", attacker=m.id,
              origin=list(fact.origin), angle=a.angle, models=_coverage_json(fact))
@@ -236,10 +236,15 @@ def resolve_blast(ctx: "Ctx", m: ModelState, blast: Blast, x: float, y: float, *
         ctx.emit("deviation", ("ARMORY-5.4.DEVIATION", "GEO-18", "GAP-71"), d10=d10, angle=ang,
                  distance=dev.distance, point=[cx, cy])
     kind = _KIND[blast.template]
-    fact = template_coverage(ctx.battlefield, ctx.state.scene(), kind, (cx, cy, 0.0), settings=ctx.settings)
+    fact = template_coverage(ctx.battlefield, _scene(ctx), kind, (cx, cy, 0.0), settings=ctx.settings)
     ctx.emit("template", ("GEO-15", "GEO-16", "ARMORY-5.2.TEMPLATE-COVER"), kind=kind.value, centre=[cx, cy],
              models=_coverage_json(fact))
     _apply_effects(ctx, m, blast, fact, res_round(ctx))
+
+
+def _scene(ctx: "Ctx"):  # type: ignore[no-untyped-def]
+    """Templates touch Out of Action figures too when `ooa.targetable` allows it (GAP-93)."""
+    return ctx.state.scene(include_ooa=ctx.settings["ooa.targetable"] == "templates_and_melee")
 
 
 def res_round(ctx: "Ctx") -> int:
@@ -257,7 +262,12 @@ def _apply_effects(ctx: "Ctx", attacker: ModelState, blast: Blast, fact, round_i
                  height=ctx.settings["smoke.height"])
     for cov in fact.models:
         m = st.models.get(cov.model)
-        if m is None or not m.in_play or cov.effect is TemplateEffect.SHIELDED:
+        if m is None or m.dead or cov.effect is TemplateEffect.SHIELDED:
+            continue
+        if m.ooa:
+            # GAP-93: an Out of Action figure under a template takes the hit; a Wound in another round kills it.
+            if blast.damage is not None:
+                inflict_wounds(ctx, m.id, 1, round_id)
             continue
         if GrenadeEffect.SMOKE in blast.effects:
             st.continuations.append({"kind": "smoke_will", "model": m.id})

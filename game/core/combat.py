@@ -353,6 +353,8 @@ def defender_weapon(ctx: "Ctx", d: ModelState, a: ModelState) -> Weapon:
 
 def check_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     t = _target(ctx, m, act.target)
+    if t.ooa and ctx.settings["ooa.targetable"] != "templates_and_melee":
+        raise IllegalAction(f"{t.id} is Out of Action and cannot be attacked", "GAP-93")
     if not in_contact(ctx, m, t):
         raise IllegalAction(f"{t.id} is not in base contact with {m.id}", "COMBAT-4.2.MELEE-REQ")
     cat = catalog_of(ctx)

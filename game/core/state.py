@@ -228,9 +228,11 @@ class GameState:
     def unit_in_play(self, unit_id: str) -> bool:
         return any(m.in_play for m in self.unit_models(unit_id))
 
-    def scene(self) -> Scene:
-        """The bases in play and smoke clouds, for geometry queries."""
-        bases = tuple(m.base() for m in self.models.values() if m.in_play)
+    def scene(self, *, include_ooa: bool = False) -> Scene:
+        """The bases in play and smoke clouds, for geometry queries; `include_ooa` adds the Out of Action
+        figures lying on the table (templates can still hit them, GAP-93)."""
+        bases = tuple(m.base() for m in self.models.values()
+                      if m.in_play or (include_ooa and m.deployed and m.ooa and not m.dead))
         smoke = tuple(SmokeCloud(c["x"], c["y"], c["z"], c["radius"], c["height"]) for c in self.smoke)
         return Scene(bases, smoke)
 

@@ -215,6 +215,9 @@ def _check_rally(ctx: "Ctx", a: Rally, m: ModelState, context: str) -> int:
 def _do_rally(ctx: "Ctx", a: Rally, m: ModelState, context: str) -> int:
     unit = ctx.state.units[a.unit]
     unit.pins -= 1
+    if unit.pins == 0:
+        for x in ctx.state.unit_models(a.unit):
+            x.kicked = False  # GAP-80: the next Pins give a fresh first-round +2
     ctx.emit("rally", ("CORE-3.3.RALLY", "COMBAT-4.4.PIN-RALLY"), unit=a.unit, pins=unit.pins)
     return 1
 
