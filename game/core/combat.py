@@ -31,7 +31,8 @@ def contact_tol(ctx: "Ctx") -> float:
 
 
 def in_contact(ctx: "Ctx", a: ModelState, b: ModelState) -> bool:
-    return base_distance(a.base(), b.base()).distance <= contact_tol(ctx) + EPS
+    """GEO-6 base contact (edge distance within `geo.contact_tol`), on the models' coordinates."""
+    return math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius <= contact_tol(ctx) + EPS
 
 
 def contacts_of(ctx: "Ctx", m: ModelState) -> list[ModelState]:

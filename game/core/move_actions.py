@@ -63,9 +63,16 @@ def _start(m: ModelState) -> tuple[float, float, float]:
 
 
 def judge_path(ctx: "Ctx", m: ModelState, path, allowance: float) -> PathFact:  # type: ignore[no-untyped-def]
-    return path_cost(ctx.battlefield, _start(m), path, radius=m.radius, height=m.profile.height,
-                     others=others_of(ctx, m), side=m.side, allowance=allowance, can_climb=slow_scars(m) == 0,
-                     settings=ctx.settings)
+    """The GEO-8 verdict on a path from the model's position; an action's check and its resolution share it
+    within one `apply` (nothing moves in between)."""
+    key = ("path", m.id, m.x, m.y, m.z, tuple(tuple(p) for p in path), allowance)
+    hit = ctx.memo.get(key)
+    if hit is None:
+        hit = path_cost(ctx.battlefield, _start(m), path, radius=m.radius, height=m.profile.height,
+                        others=others_of(ctx, m), side=m.side, allowance=allowance, can_climb=slow_scars(m) == 0,
+                        settings=ctx.settings)
+        ctx.memo[key] = hit
+    return hit
 
 
 def _common(ctx: "Ctx", unit: str, path, m: ModelState, what: str) -> None:  # type: ignore[no-untyped-def]

@@ -48,7 +48,7 @@ _CRIT_RULES = {
 class Ctx:
     """One `apply` call: the state, the dice, the settings, and the events emitted so far."""
 
-    __slots__ = ("state", "dice", "settings", "events", "battlefield")
+    __slots__ = ("state", "dice", "settings", "events", "battlefield", "memo")
 
     def __init__(self, state: GameState, dice: Dice, battlefield: Battlefield) -> None:
         self.state = state
@@ -56,6 +56,7 @@ class Ctx:
         self.settings = settings_of(state)
         self.events: list[Event] = []
         self.battlefield = battlefield
+        self.memo: dict[Any, Any] = {}  # answers computed by an action's check and reused by its resolution
 
     def emit(self, type_: str, rules: tuple[str, ...], **data: Any) -> None:
         self.state.event_seq += 1

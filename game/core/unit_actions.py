@@ -61,9 +61,8 @@ def enemies_of(ctx: "Ctx", side: str) -> list[ModelState]:
 
 def engaged(ctx: "Ctx", m: ModelState) -> bool:
     """GAP-78: a model in base contact with an enemy is Engaged."""
-    tol = ctx.settings["geo.contact_tol"]
-    b = m.base()
-    return any(base_distance(b, e.base()).distance <= tol + EPS for e in enemies_of(ctx, m.side))
+    tol = ctx.settings["geo.contact_tol"] + EPS
+    return any(math.hypot(m.x - e.x, m.y - e.y) - m.radius - e.radius <= tol for e in enemies_of(ctx, m.side))
 
 
 def leader_bonus(ctx: "Ctx", m: ModelState) -> tuple[Modifier, ...]:
