@@ -533,3 +533,52 @@ def test_deploy_zone_and_reaction_radius():
     st.battlefield = dc_replace(st.battlefield, anchors=())
     apply(st, Deploy("a1", 3.0, 3.0))
     assert st.models["a1"].deployed
+
+
+# --- Environmental Hazards (TURN-3, SALVAGE-8.4.ENV, GAP-58, GAP-59) ------------------------------
+
+
+@pytest.mark.parametrize("face,hazard,limit", [(1, "overcast", 6), (2, "sudden_darkness", 6), (4, "rainstorm", 6),
+                                               (6, "high_radiation", 5)])
+def test_environment_roll(face, hazard, limit):
+    """TURN-3 with `env.enabled`: D6 on the table; High Radiation takes one turn off the limit (TV-13, GAP-58)."""
+    from game.core.rules import roll_environment
+
+    st = two(settings={"env.enabled": True})
+    ctx = Ctx(st, ScriptedDice([face]), st.battlefield)
+    roll_environment(ctx)
+    assert st.environment == hazard and st.turn_limit == limit
+
+
+def test_environment_off_by_default_rolls_nothing():
+    from game.core.rules import roll_environment
+
+    st = two()
+    ctx = Ctx(st, ScriptedDice([]), st.battlefield)
+    roll_environment(ctx)
+    assert st.environment == "" and not ctx.events
+
+
+def test_rainstorm_movement_and_range_sudden_darkness_los():
+    """GAP-59: Rainstorm -1" per Move and maximum ranges halved; Sudden Darkness: no LOS beyond 12" without NODs."""
+    from game.core.actions import RangedAttack
+
+    st = game([("a1", "a", profile(ca=5, actions=3, weapons=("assault_rifle",)), (2, 11)),
+               ("b1", "b", profile(), (29, 11))], settings={"env.enabled": True})
+    st.environment = "rainstorm"
+    activate(st, "a1")
+    ev = apply(st, Move("a1", ((8.0, 11.0),)))
+    assert [e for e in ev if e.type == "move"][0].data["allowance"] == 6.0  # 6 - 1, + 1" base
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, RangedAttack("a1", "b1", "assault_rifle"))  # 20" apart > 36 / 2
+    assert ei.value.rule == "GEO-5" and "18" in ei.value.reason
+    st2 = game([("a1", "a", profile(ca=5, actions=3, weapons=("assault_rifle",)), (2, 11)),
+                ("b1", "b", profile(), (17, 11)), ("b2", "b", profile(), (12, 20))],
+               settings={"env.enabled": True})
+    st2.environment = "sudden_darkness"
+    activate(st2, "a1")
+    with pytest.raises(IllegalAction) as ei:
+        apply(st2, RangedAttack("a1", "b1", "assault_rifle"))  # 14" edge to edge
+    assert ei.value.rule == "COMBAT-4.1.REQUIREMENTS"
+    st2.models["a1"].items.append("nods")
+    apply(st2, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([9, 9, 9]))

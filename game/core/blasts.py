@@ -102,9 +102,12 @@ def _check_point(ctx: "Ctx", m: ModelState, x: float, y: float, blast: Blast) ->
         raise IllegalAction(f"aim point ({x},{y}) is not a number", "GEO-1")
     if enemy_contacts(ctx, m):
         raise IllegalAction(f"{m.id} is Engaged in melee and may not throw or fire", "GAP-78")
+    from game.core.rules import range_multiplier
+
     d = point_distance(m.base(), (x, y))
-    if d > blast.range_max + EPS or d < blast.range_min - EPS:
-        raise IllegalAction(f"the point is {d:.2f}\" away; {blast.name} reaches {blast.range_min:g}-{blast.range_max:g}\"",
+    reach = blast.range_max * range_multiplier(ctx)
+    if d > reach + EPS or d < blast.range_min - EPS:
+        raise IllegalAction(f"the point is {d:.2f}\" away; {blast.name} reaches {blast.range_min:g}-{reach:g}\"",
                             "GEO-5")
     return delivery(ctx, m, x, y, blast)
 

@@ -215,7 +215,10 @@ def model_profile(m: ModelState, w: Weapon, p: WeaponProfile) -> WeaponProfile:
 
 
 def max_range(ctx: "Ctx", p: WeaponProfile) -> float:
-    return float(p.range_max or 0.0)
+    """The profile's maximum range, halved in a Rainstorm (GAP-59)."""
+    from game.core.rules import range_multiplier
+
+    return float(p.range_max or 0.0) * range_multiplier(ctx)
 
 
 def check_ammo(ctx: "Ctx", m: ModelState, w: Weapon) -> None:
@@ -263,7 +266,7 @@ def check_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> 
     if not rng.in_range:
         side = "closer than the minimum" if rng.too_close else "beyond the maximum"
         raise IllegalAction(f"{t.id} is {rng.distance:.2f}\" away, {side} range of {w.name} "
-                            f"({p.range_min:g}-{p.range_max:g}\")", "GEO-5")
+                            f"({p.range_min:g}-{max_range(ctx, p):g}\")", "GEO-5")
     check_ammo(ctx, m, w)
     if act.unload:
         if not m.profile.has("unload") or not w.unload_eligible:

@@ -42,7 +42,7 @@ def slow_scars(m: ModelState) -> int:
 def allowance_of(ctx: "Ctx", m: ModelState, context: str, offset: int = 0) -> Allowance:
     """GEO-8 allowance of one Move action (TV-06, TV-32, GAP-95)."""
     return move_allowance(m, hustle_bonus=hustle(ctx, m, context, offset), slow_scars=slow_scars(m),
-                          settings=ctx.settings)
+                          rainstorm=ctx.state.environment == "rainstorm", settings=ctx.settings)
 
 
 def others_of(ctx: "Ctx", m: ModelState) -> list[Base]:

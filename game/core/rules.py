@@ -202,6 +202,31 @@ def roll_turn_limit(ctx: Ctx, fixed: int | None) -> int:
     return limit
 
 
+ENVIRONMENT = ("overcast", "sudden_darkness", "overcast", "rainstorm", "sunny_day", "high_radiation")
+
+
+def roll_environment(ctx: Ctx) -> None:
+    """TURN-3 (`env.enabled`): D6 on the Environmental Hazards table (SALVAGE-8.4.ENV); High Radiation takes
+    one turn off the limit at once, fixed scenario limits included (GAP-58)."""
+    st = ctx.state
+    if not ctx.settings["env.enabled"]:
+        return
+    face = ctx.dice.d6()
+    st.environment = ENVIRONMENT[face - 1]
+    effect = {"sudden_darkness": f"LOS limited to {ctx.settings['env.darkness_los']:g}\" without NODs",
+              "rainstorm": f"Movement -{ctx.settings['env.rain_move']:g}\", maximum ranges x{ctx.settings['env.rain_range_mult']:g}",
+              "high_radiation": "Turn Limit -1, Salvage Values x2"}.get(st.environment, "no effect")
+    if st.environment == "high_radiation":
+        st.turn_limit -= 1
+    ctx.emit("environment", ("TURN-3", "SALVAGE-8.4.ENV", "GAP-58", "GAP-59"), d6=face, hazard=st.environment,
+             effect=effect, turn_limit=st.turn_limit)
+
+
+def range_multiplier(ctx: Ctx) -> float:
+    """GAP-59: a Rainstorm halves every weapon's maximum range (minimum ranges unchanged)."""
+    return float(ctx.settings["env.rain_range_mult"]) if ctx.state.environment == "rainstorm" else 1.0
+
+
 # --- TURN START / INITIATIVE (TURN-4.1) ---------------------------------------------------------
 
 

@@ -103,7 +103,7 @@ def new_game(
     battlefield: Battlefield | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Set up a game (TURN-2): seed the PRNG, place nothing, roll the turn limit and the deployment order."""
-    from game.core.rules import Ctx, begin_deployment, roll_turn_limit
+    from game.core.rules import Ctx, begin_deployment, roll_environment, roll_turn_limit
 
     overrides = dict(settings or {})
     s = Settings(overrides, where=f"scenario {scenario.id}")
@@ -129,6 +129,7 @@ def new_game(
              map=battlefield.source, map_sha256=battlefield.sha256,
              table=[battlefield.width, battlefield.height])
     st.turn_limit = roll_turn_limit(ctx, scenario.turn_limit)
+    roll_environment(ctx)
     begin_deployment(ctx)
     return st, ctx.events
 

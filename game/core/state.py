@@ -213,6 +213,7 @@ class GameState:
     event_seq: int = 0
     result: dict[str, Any] = field(default_factory=dict)
     continuations: list[dict[str, Any]] = field(default_factory=list)  # resolution steps after a decision
+    environment: str = ""  # the Environmental Hazard of this Zone Run (SALVAGE-8.4.ENV), "" when not rolled
     battlefield: Battlefield = field(default_factory=Battlefield.open_table, repr=False, compare=False)
 
     # --- queries -------------------------------------------------------------

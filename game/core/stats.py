@@ -77,8 +77,9 @@ def move_allowance(
         parts.append(("support weapon", -1.0, "ARMORY-5.1.SR-SUPPORT"))
         value -= 1.0
     if rainstorm:
-        parts.append(("rainstorm", -1.0, "SALVAGE-8.4.ENV"))
-        value -= 1.0
+        rain = float(s["env.rain_move"])
+        parts.append(("rainstorm", -rain, "SALVAGE-8.4.ENV"))
+        value -= rain
     if slow_scars:
         parts.append(("Slow scar", -float(slow_scars), "POST-8.5.SCARS-TABLE"))
         value -= slow_scars

@@ -48,11 +48,13 @@ def can_see(ctx: "Ctx", a: ModelState, b: ModelState) -> bool:
     """GEO-10 mutual LOS between two models. On a table with no terrain and no smoke nothing can block
     a ray (models never block, `los.models_block`=false), so the answer is known without tracing."""
     bf = ctx.battlefield
+    dark = ctx.state.environment == "sudden_darkness" and "nods" not in a.items
+    limit = float(ctx.settings["env.darkness_los"]) if dark else None  # GAP-59, NODs ignore it (GAP-109)
     if not bf.pieces and not ctx.state.smoke and not ctx.settings["los.models_block"]:
-        return True
+        return limit is None or math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius <= limit + EPS
     from game.core.sight import line_of_sight
 
-    return line_of_sight(bf, ctx.state.scene(), a.id, b.id, settings=ctx.settings).visible
+    return line_of_sight(bf, ctx.state.scene(), a.id, b.id, settings=ctx.settings, max_distance=limit).visible
 
 
 def enemies_of(ctx: "Ctx", side: str) -> list[ModelState]:
