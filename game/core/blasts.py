@@ -325,7 +325,8 @@ def burn_step(ctx: "Ctx", c: dict[str, Any]) -> None:
 
 
 def smoke_check(ctx: "Ctx", c: dict[str, Any]) -> None:
-    """GAP-72: each model touched by the smoke takes a Will check at -2 (Gas Mask and Will NA exempt); fail: 1 Pin."""
+    """GAP-72: each model touched by the smoke takes a Will check at `smoke.will_mod` (-2; Gas Mask and Will NA
+    exempt); fail: `smoke.fail_pins` (1) Pin."""
     from game.core.rules import record_crit
     from game.core.unit_actions import leader_bonus
 
@@ -336,8 +337,9 @@ def smoke_check(ctx: "Ctx", c: dict[str, Any]) -> None:
         ctx.emit("will_exempt", ("GAP-72", "EQUIP-6.2.GAS-MASK"), model=m.id,
                  reason="Gas Mask" if m.profile.will is not None else "Will NA")
         return
-    tn = plain_will_tn(m, (Modifier("smoke", -2, "GAP-72"),) + leader_bonus(ctx, m))
+    tn = plain_will_tn(m, (Modifier("smoke", int(ctx.settings["smoke.will_mod"]), "GAP-72"),) + leader_bonus(ctx, m))
     res = ctx.roll_pool(1, tn, what="Will check in smoke", who=m.id, rules=("GAP-72",))
     if not res.successes:
-        add_pins(ctx, m.unit, 1, reason="failed the smoke Will check", rules=("GAP-72",))
+        add_pins(ctx, m.unit, int(ctx.settings["smoke.fail_pins"]), reason="failed the smoke Will check",
+                 rules=("GAP-72",))
     record_crit(ctx, m.unit, res, context="offturn", rules=("GAP-72",))

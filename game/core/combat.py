@@ -247,6 +247,68 @@ def _target(ctx: "Ctx", a: ModelState, target_id: str) -> ModelState:
     return t
 
 
+def unit_mates(ctx: "Ctx", m: ModelState) -> list[ModelState]:
+    """The models in play of m's unit, in unit order (CORE-3.7.AS-ONE-MODEL)."""
+    st = ctx.state
+    return [st.models[x] for x in st.units[m.unit].models if st.models[x].in_play]
+
+
+def _ranged_eligible(ctx: "Ctx", o: ModelState, t: ModelState, p: WeaponProfile) -> bool:
+    """A model of a unit may add its FP to a ranged attack on t: not Engaged, t not in contact, range, LOS."""
+    from game.core.unit_actions import can_see
+
+    if enemy_contacts(ctx, o) or in_contact(ctx, o, t):
+        return False
+    if not weapon_range(o.base(), t.base(), p.range_min, max_range(ctx, p)).in_range:
+        return False
+    return can_see(ctx, o, t)
+
+
+def lead_model(ctx: "Ctx", m: ModelState, t: ModelState, p: WeaponProfile | None, *, melee: bool) -> ModelState:
+    """GAP-77: the model that rolls for a multi-model unit: the first (unit order) with LOS and range to t (melee:
+    in base contact with t); m itself for a one-model unit or when none qualifies (its own checks then say why)."""
+    mates = unit_mates(ctx, m)
+    if len(mates) <= 1:
+        return m
+    for o in mates:
+        if in_contact(ctx, o, t) if melee or p is None else _ranged_eligible(ctx, o, t, p):
+            return o
+    return m
+
+
+def pooled_fp(ctx: "Ctx", m: ModelState, t: ModelState, w: Weapon, p: WeaponProfile, *, melee: bool) -> int:
+    """GAP-77 (`multimodel.fp`=sum_eligible, CORE-3.7.AS-ONE-MODEL): a multi-model unit rolls the FP of every
+    model in play with LOS and range to t (melee: in base contact with t); m is the unit's rolling model."""
+    own = p.fp or 0
+    mates = unit_mates(ctx, m)
+    if len(mates) <= 1 or ctx.settings["multimodel.fp"] != "sum_eligible":
+        return own
+    total = own
+    for o in mates:
+        if o.id == m.id or (w.id not in o.profile.weapons and w.id != "unarmed"):
+            continue
+        if in_contact(ctx, o, t) if melee else _ranged_eligible(ctx, o, t, p):
+            total += model_profile(o, w, p).fp or 0
+    return total
+
+
+def unit_target(ctx: "Ctx", m: ModelState, t: ModelState, w: Weapon, p: WeaponProfile) -> ModelState:
+    """GAP-77 (`multimodel.cover`=least_protected): a ranged attack on a multi-model unit needs LOS and range to
+    one of its models and uses the situation of the least-protected one (highest hit TN; ties: the named model,
+    then unit order)."""
+    mates = unit_mates(ctx, t)
+    if len(mates) <= 1 or ctx.settings["multimodel.cover"] != "least_protected":
+        return t
+    best, best_tn = None, None
+    for o in [t] + [x for x in mates if x.id != t.id]:
+        if not o.in_play or not _ranged_eligible(ctx, m, o, p):
+            continue
+        tn = numbers(ctx, m, o, w, p, situation(ctx, m, o, melee=False)).hit.value
+        if best_tn is None or tn > best_tn:
+            best, best_tn = o, tn
+    return best if best is not None else t
+
+
 def check_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int:
     from game.core.unit_actions import can_see
 
@@ -254,6 +316,8 @@ def check_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> 
     if p.template is not None or not p.range_max:
         raise IllegalAction(f"{w.name} is not fired at a model with RangedAttack", "COMBAT-4.1.RANGED")
     t = _target(ctx, m, act.target)
+    m = lead_model(ctx, m, t, p, melee=False)
+    t = unit_target(ctx, m, t, w, p)
     if t.ooa:
         raise IllegalAction(f"{t.id} is Out of Action and cannot be shot", "GAP-93")
     if enemy_contacts(ctx, m):
@@ -283,6 +347,8 @@ def do_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int
     st = ctx.state
     w, p = weapon_and_profile(ctx, m, act.weapon, act.profile)
     t = st.models[act.target]
+    m = lead_model(ctx, m, t, p, melee=False)
+    t = unit_target(ctx, m, t, w, p)
     activation = st.activation
     aim = bool(context == "own" and activation is not None and activation.unit == m.unit and activation.aim)
     # Firing into a melee: the target is in base contact with one of its enemies (CORE-3.3.AIM, GAP-76).
@@ -291,7 +357,7 @@ def do_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int
     fp = p.fp or 0
     extra = fp + 2 if act.unload else 0
     s = situation(ctx, m, t, melee=False, aim=aim, into_melee=into_melee, extra_dice=extra)
-    nums = numbers(ctx, m, t, w, p, s)
+    nums = numbers(ctx, m, t, w, p, s, fp=pooled_fp(ctx, m, t, w, p, melee=False))
     rules = ("COMBAT-4.1.RANGED",) + (("SKILL-6.1.UNLOAD",) if act.unload else ()) + (("CORE-3.3.AIM",) if aim else ())
     ctx.emit("attack", rules, kind="ranged", attacker=m.id, target=t.id, weapon=w.id, dice=nums.dice,
              distance=s.distance, aim=aim, into_melee=into_melee, cover=s.cover.value, obstructions=s.obstructions,
@@ -357,6 +423,7 @@ def defender_weapon(ctx: "Ctx", d: ModelState, a: ModelState) -> Weapon:
 
 def check_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     t = _target(ctx, m, act.target)
+    m = lead_model(ctx, m, t, None, melee=True)
     if t.ooa and ctx.settings["ooa.targetable"] != "templates_and_melee":
         raise IllegalAction(f"{t.id} is Out of Action and cannot be attacked", "GAP-93")
     if not in_contact(ctx, m, t):
@@ -379,11 +446,13 @@ def check_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> in
 
 
 def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
-    """COMBAT-4.2.SIMULTANEOUS: both roll; the attacker then chooses how many hits to parry (a Parry decision)."""
+    """COMBAT-4.2.SIMULTANEOUS: both roll; the attacker then chooses how many hits to parry (a Parry decision).
+    Multi-model units roll the FP of every model in contact with the opposing model (GAP-77)."""
     from game.core.rules import record_crit
 
     st = ctx.state
     t = st.models[act.target]
+    m = lead_model(ctx, m, t, None, melee=True)
     if t.ooa:
         # GAP-93 (`ooa.targetable`=templates_and_melee): a deliberate blow, automatic, no save.
         ctx.emit("attack", ("GAP-93", "COMBAT-4.4.PERMA-DEAD"), kind="coup_de_grace", attacker=m.id, target=t.id)
@@ -398,9 +467,9 @@ def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     a_faces: list[int] = []
     a_ok: list[bool] = []
     hits_by: list[list[Any]] = []  # [weapon id, hits, damage]: each die keeps its weapon's Damage (SKILL-6.1.KNIFE-MAN)
-    for w in weapons:
+    for i, w in enumerate(weapons):
         p = _melee_profile(w, m)
-        nums = numbers(ctx, m, t, w, p, s_a)
+        nums = numbers(ctx, m, t, w, p, s_a, fp=pooled_fp(ctx, m, t, w, p, melee=True) if i == 0 else None)
         res = ctx.roll_pool(nums.dice, nums.hit, what=f"melee with {w.name} on {t.id}", who=m.id,
                             rules=("COMBAT-4.2.SIMULTANEOUS",) + (("COMBAT-4.3.KICK-MELEE",) if s_a.kick_first_round else ()))
         a_faces += list(res.faces)
@@ -412,7 +481,7 @@ def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     dw = defender_weapon(ctx, t, m)
     dp = _melee_profile(dw, t)
     s_d = situation(ctx, t, m, melee=True)
-    d_nums = numbers(ctx, t, m, dw, dp, s_d)
+    d_nums = numbers(ctx, t, m, dw, dp, s_d, fp=pooled_fp(ctx, t, m, dw, dp, melee=True))
     d_res = ctx.roll_pool(d_nums.dice, d_nums.hit, what=f"defending with {dw.name}", who=t.id,
                           rules=("COMBAT-4.2.SIMULTANEOUS",))
     record_crit(ctx, m.unit, PoolResult(tuple(a_faces), 0, tuple(a_ok), a_crit), context=context,

@@ -87,7 +87,8 @@ def cover_modifiers(target: ModelState, s: AttackSituation, *, catalog: Catalog,
 
 def hit_tn(attacker: ModelState, target: ModelState, weapon: Weapon, profile: WeaponProfile, s: AttackSituation,
            *, catalog: Catalog, settings: Settings, target_pinned: bool) -> TargetNumber:
-    """The attacker's TN per die (COMBAT-4.1.MODIFIERS): CA (halved if wounded) plus every modifier."""
+    """The attacker's TN per die (COMBAT-4.1.MODIFIERS): CA (halved if wounded) plus every modifier; a prone
+    model fights in melee at `prone.melee_ca` and counts as Pinned when shot (`prone.counts_as_pinned`, GAP-89)."""
     mods: list[Modifier] = []
     if s.aim and not s.into_melee:
         mods.append(Modifier("Aim", 1, "CORE-3.3.AIM"))
@@ -100,6 +101,8 @@ def hit_tn(attacker: ModelState, target: ModelState, weapon: Weapon, profile: We
             mods.append(Modifier("Knife Man", 1, "SKILL-6.1.KNIFE-MAN"))
         if "squeamish" in attacker.scars:
             mods.append(Modifier("Squeamish", -1, "POST-8.5.SCARS-TABLE"))
+        if attacker.prone and settings["prone.melee_ca"]:
+            mods.append(Modifier("prone", int(settings["prone.melee_ca"]), "GAP-89"))
     if profile.ca_mod:
         mods.append(Modifier(f"{profile.name} profile", profile.ca_mod, weapon.rule))
     if s.indirect is not None:
@@ -109,7 +112,7 @@ def hit_tn(attacker: ModelState, target: ModelState, weapon: Weapon, profile: We
             mods.append(Modifier("indirect, target not in LOS", -3, "ARMORY-5.4.PENALTY"))
     else:
         mods.extend(cover_modifiers(target, s, catalog=catalog, settings=settings))
-    if not s.melee and (target_pinned or target.prone):
+    if not s.melee and (target_pinned or (target.prone and settings["prone.counts_as_pinned"])):
         mods.append(Modifier("Pinned target", -2, "COMBAT-4.3.KICK-RANGED"))
     if not s.melee and profile.range_max:
         half = profile.range_max / 2.0
@@ -137,9 +140,12 @@ def damage(attacker: ModelState, weapon: Weapon, profile: WeaponProfile, s: Atta
 def save_tn(target: ModelState, dmg: int, s: AttackSituation, *, catalog: Catalog, settings: Settings,
             target_pinned: bool) -> TargetNumber:
     """COMBAT-4.1.SAVE: Armor - Damage + cover Armor + Pinned-in-cover (direct fire only) + soft cover vs
-    templates +2 + Kevlar Plates + Knife Man (`knife_man.bonus_scope`=all)."""
+    templates +2 + Kevlar Plates (Armor capped at `advances.caps.armor`, GAP-62) + Knife Man
+    (`knife_man.bonus_scope`=all)."""
     mods = [Modifier("Damage", -dmg, "VITALS-2.2.DAMAGE")]
-    kevlar = min(2, target.items.count("kevlar_plates"))
+    # GAP-62 / GAP-111: Armor (Kevlar and artifacts included) never exceeds `advances.caps.armor`.
+    room = max(0, int(settings["advances.caps.armor"]) - target.profile.armor)
+    kevlar = min(2, target.items.count("kevlar_plates"), room)
     if kevlar:
         mods.append(Modifier("Kevlar Plates", kevlar, "EQUIP-6.2.KEVLAR"))
     if s.template:

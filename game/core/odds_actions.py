@@ -30,20 +30,23 @@ def unit_facts(ctx: "Ctx", m: ModelState) -> UnitFacts:
 
 def ranged_odds(state: GameState, act: RangedAttack, *, context: str = "own") -> RangedOdds:
     """combat.do_ranged before the roll: Aim, firing into a melee (GAP-76), Unload, cover and the TNs."""
-    from game.core.combat import catalog_of, contacts_of, numbers, situation, weapon_and_profile
+    from game.core.combat import (catalog_of, contacts_of, lead_model, numbers, pooled_fp, situation,
+                                  unit_target, weapon_and_profile)
     from game.core.unit_actions import sole_model
 
     ctx = odds_ctx(state)
     st = state
     m, t = sole_model(ctx, act.unit), st.models[act.target]
     w, p = weapon_and_profile(ctx, m, act.weapon, act.profile)
+    m = lead_model(ctx, m, t, p, melee=False)
+    t = unit_target(ctx, m, t, w, p)
     activation = st.activation
     aim = bool(context == "own" and activation is not None and activation.unit == m.unit and activation.aim)
     crowd = [o for o in contacts_of(ctx, t) if o.id != m.id]
     into_melee = any(o.side != t.side for o in crowd)
     extra = (p.fp or 0) + 2 if act.unload else 0
     s = situation(ctx, m, t, melee=False, aim=aim, into_melee=into_melee, extra_dice=extra)
-    nums = numbers(ctx, m, t, w, p, s)
+    nums = numbers(ctx, m, t, w, p, s, fp=pooled_fp(ctx, m, t, w, p, melee=False))
     k = 1
     if into_melee and not aim and ctx.settings["melee.fire_into"] == "random_per_hit":
         k = 1 + len(crowd)

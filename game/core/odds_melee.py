@@ -164,14 +164,15 @@ def _saves(u: UnitFacts, snap: Snap, hits: int, tn: int, group: int, g: int, nma
 def melee_odds(state: GameState, act: MeleeAttack, *, context: str = "own",
                policies: tuple[str, ...] = PARRY_POLICIES) -> MeleeOdds:
     """combat.do_melee before the roll: the attacker's weapon(s), the defender's best weapon, both TNs."""
-    from game.core.combat import (_melee_profile, catalog_of, defender_weapon, expected_wound_chance, numbers,
-                                  situation)
+    from game.core.combat import (_melee_profile, catalog_of, defender_weapon, expected_wound_chance, lead_model,
+                                  numbers, pooled_fp, situation)
     from game.core.odds_actions import odds_ctx, unit_facts
     from game.core.unit_actions import sole_model
 
     ctx = odds_ctx(state)
     st = state
     m, t = sole_model(ctx, act.unit), st.models[act.target]
+    m = lead_model(ctx, m, t, None, melee=True)
     if t.ooa:
         raise IllegalAction(f"{t.id} is Out of Action: a blow on it is automatic, no dice (GAP-93)", "GAP-93")
     cat = catalog_of(ctx)
@@ -179,13 +180,16 @@ def melee_odds(state: GameState, act: MeleeAttack, *, context: str = "own",
     aim = bool(context == "own" and activation is not None and activation.unit == m.unit and activation.aim)
     s_a = situation(ctx, m, t, melee=True, aim=aim)
     weapons = [cat.weapon(act.weapon)] + ([cat.weapon(act.second_weapon)] if act.second_weapon else [])
-    a_nums = tuple(numbers(ctx, m, t, w, _melee_profile(w, m), s_a) for w in weapons)
+    a_nums = tuple(numbers(ctx, m, t, w, _melee_profile(w, m), s_a,
+                           fp=pooled_fp(ctx, m, t, w, _melee_profile(w, m), melee=True) if i == 0 else None)
+                   for i, w in enumerate(weapons))
     if len({n.save.value for n in a_nums}) > 1:
         # resolve_melee_round saves such hits in two rolls by Damage; this model has one save roll.
         raise IllegalAction("exact odds of a two-weapon melee whose weapons have different Damage are not "
                             "computed; the two save rolls are resolved separately by the engine", "SKILL-6.1.KNIFE-MAN")
     dw = defender_weapon(ctx, t, m)
     s_d = situation(ctx, t, m, melee=True)
-    d_nums = numbers(ctx, t, m, dw, _melee_profile(dw, t), s_d)
+    dp = _melee_profile(dw, t)
+    d_nums = numbers(ctx, t, m, dw, dp, s_d, fp=pooled_fp(ctx, t, m, dw, dp, melee=True))
     return melee_round(unit_facts(ctx, m), unit_facts(ctx, t), a_nums, d_nums,
                        p_a=expected_wound_chance(a_nums[0]), p_b=expected_wound_chance(d_nums), policies=policies)

@@ -251,7 +251,7 @@ def _pinned_first(u: UnitFacts) -> UnitFacts:
 
 
 def _no_damage_round(ctx: "Ctx", u: UnitFacts, blast: Any) -> RoundOdds:
-    """Smoke (GAP-72: Will check at -2, Gas Mask and Will NA exempt) or a Flash Bang alone: Pins only."""
+    """Smoke (GAP-72: Will check at `smoke.will_mod`, Gas Mask and Will NA exempt) or a Flash Bang alone: Pins only."""
     from game.core.stats import will_tn as plain_will_tn
     from game.core.unit_actions import leader_bonus
 
@@ -269,9 +269,9 @@ def _no_damage_round(ctx: "Ctx", u: UnitFacts, blast: Any) -> RoundOdds:
         acc.add("pins", snap[4] - base, w)
 
     if GrenadeEffect.SMOKE in blast.effects and m.profile.will is not None and "gas_mask" not in m.items:
-        tn = plain_will_tn(m, (Modifier("smoke", -2, "GAP-72"),) + leader_bonus(ctx, m))
+        tn = plain_will_tn(m, (Modifier("smoke", int(ctx.settings["smoke.will_mod"]), "GAP-72"),) + leader_bonus(ctx, m))
         for ok, c, w in pool_dist(1, tn.value, settings=u.settings).outcomes:
-            s2 = snap0 if ok else add_pins(u, snap0, 1)
+            s2 = snap0 if ok else add_pins(u, snap0, int(ctx.settings["smoke.fail_pins"]))
             if c is Crit.FAILURE:
                 s2 = add_pins(u, s2, 1)
             leaf(s2, "pass" if ok else "fail", c.value, w)

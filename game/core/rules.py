@@ -286,18 +286,25 @@ def _next_in_cycle(ctx: Ctx) -> None:
     end_turn(ctx)
 
 
-def _on_activate(ctx: Ctx, action: Action) -> None:
+def _check_activate(st: GameState, action: Action) -> str:
+    """CORE-3.1.ALTERNATE / CORE-3.1.ONCE / TURN-5: the deciding side activates one eligible unit; its side."""
     _expect(action, Activate)
     assert isinstance(action, Activate)
-    st = ctx.state
     side = _side_of_unit(st, action.unit)
     if side != st.deciding:
         raise IllegalAction(f"it is {st.deciding}'s turn to activate a unit, not {side}'s", "CORE-3.1.ALTERNATE")
-    unit = st.units[action.unit]
-    if unit.activated:
+    if st.units[action.unit].activated:
         raise IllegalAction(f"{action.unit} has already activated this turn", "CORE-3.1.ONCE")
     if not st.unit_in_play(action.unit):
         raise IllegalAction(f"{action.unit} is not in play", "TURN-5")
+    return side
+
+
+def _on_activate(ctx: Ctx, action: Action) -> None:
+    st = ctx.state
+    side = _check_activate(st, action)
+    assert isinstance(action, Activate)
+    unit = st.units[action.unit]
     # TURN-6 step 1: an unused Alert token expires (`alert.expiry`=start_of_own_next_activation).
     if unit.alert and ctx.settings["alert.expiry"] == "start_of_own_next_activation":
         unit.alert = False
@@ -434,7 +441,7 @@ def end_activation(ctx: Ctx) -> None:
     unit = st.units[act.unit]
     unit.activated = True
     for task in st.tasks.values():
-        task.tried = [m for m in task.tried if st.models[m].unit != unit.id]
+        task.tried = []  # CORE-3.4.CHECK `task.retry`: one attempt per activation, whoever's activation it was
     lost = remaining(act) + (act.bonus if act.stage == "normal" else 0)
     ctx.emit("activation_end", ("TURN-6",), unit=act.unit, unused_actions=lost)
     st.activation = None
@@ -447,10 +454,13 @@ def end_activation(ctx: Ctx) -> None:
 
 
 def _alert_sides(st: GameState, acting_unit: str) -> list[str]:
+    """TURN-7: the sides that are opponents of the acting unit and hold an Alert unit in play, in initiative
+    order. Hostile forces oppose every crew but never each other (GAP-114)."""
     acting_side = st.units[acting_unit].side
+    acting_hostile = st.side(acting_side).kind is SideKind.HOSTILE
     sides = []
     for side_id in st.order:
-        if side_id == acting_side:
+        if side_id == acting_side or (acting_hostile and st.side(side_id).kind is SideKind.HOSTILE):
             continue
         if any(u.alert and u.side == side_id and st.unit_in_play(u.id) for u in st.units.values()):
             sides.append(side_id)
@@ -581,7 +591,9 @@ def _resume_after_window(ctx: Ctx, resume: str) -> None:
 # --- MEDKIT decisions (COMBAT-4.4.MEDKIT-*) -----------------------------------------------------
 
 
-def _on_medkit(ctx: Ctx, action: Action) -> None:
+def _check_medkit_decision(ctx: Ctx, action: Action) -> int:
+    """COMBAT-4.4.MEDKIT-SELF/-MULTI (GAP-32): at the moment of a Wound only the wounded model decides, dressing
+    at most `medkit.max_per_round` Wounds of that round with its own kits. Returns the round's cap."""
     _expect(action, UseItem, DeclineMedKit)
     st = ctx.state
     dec = st.wound_queue[0]
@@ -589,9 +601,7 @@ def _on_medkit(ctx: Ctx, action: Action) -> None:
     if isinstance(action, DeclineMedKit):
         if action.model != dec.model:
             raise IllegalAction(f"the decision is about {dec.model}, not {action.model}", "COMBAT-4.4.MEDKIT-SELF")
-        ctx.emit("medkit_declined", ("COMBAT-4.4.MEDKIT-DELAY",), model=dec.model)
-        _finish_wound_decision(ctx)
-        return
+        return 0
     assert isinstance(action, UseItem)
     if action.item != "medkit" or action.unit != m.unit or action.target not in (None, dec.model):
         raise IllegalAction(f"only {dec.model} may dress its own Wound now", "COMBAT-4.4.MEDKIT-SELF")
@@ -600,6 +610,18 @@ def _on_medkit(ctx: Ctx, action: Action) -> None:
     cap = min(ctx.settings["medkit.max_per_round"], dec.wounds)
     if dec.dressed >= cap:
         raise IllegalAction(f"at most {cap} Wound(s) of this round can be dressed", "COMBAT-4.4.MEDKIT-MULTI")
+    return cap
+
+
+def _on_medkit(ctx: Ctx, action: Action) -> None:
+    st = ctx.state
+    cap = _check_medkit_decision(ctx, action)
+    dec = st.wound_queue[0]
+    m = st.models[dec.model]
+    if isinstance(action, DeclineMedKit):
+        ctx.emit("medkit_declined", ("COMBAT-4.4.MEDKIT-DELAY",), model=dec.model)
+        _finish_wound_decision(ctx)
+        return
     dress_wound(ctx, dec.model, dec.model)
     dec.dressed += 1
     if dec.dressed >= cap or medkits(m) == 0 or m.wounds_taken == 0:
@@ -649,11 +671,17 @@ def _on_parry(ctx: Ctx, action: Action) -> None:
 def end_turn(ctx: Ctx) -> None:
     """TURN-9: clear Activated, expire smoke, Electric Juice hangover, next turn or mission end."""
     st = ctx.state
+    alert_ends = ctx.settings["alert.expiry"] == "end_of_turn"
+    carry = ctx.settings["crit.offturn"] == "next_activation"
     for u in st.units.values():
         u.activated = False
         u.ej_hangover = u.ej_this_turn
         u.ej_this_turn = False
-        u.bonus_banked = 0
+        if not carry:
+            u.bonus_banked = 0  # INTRO-1.2.CRIT-SUCCESS: an extra action not used this turn is lost (GAP-12)
+        if alert_ends and u.alert:
+            u.alert = False
+            ctx.emit("alert_expired", ("TURN-9", "GAP-17"), unit=u.id)
     expired = [c for c in st.smoke if c.get("expires_after_turn", st.turn) <= st.turn]
     st.smoke = [c for c in st.smoke if c not in expired]
     ctx.emit("turn_end", ("TURN-9",), turn=st.turn, smoke_expired=len(expired))
@@ -779,21 +807,14 @@ def validate(state: GameState, action: Action) -> None:
             raise IllegalAction(f"only the initiative winner {st.deciding} chooses", "CORE-3.1.PASS")
         return
     if ph is Phase.ACTIVATE:
-        _expect(action, Activate)
-        uid = action.unit  # type: ignore[attr-defined]
-        if _side_of_unit(st, uid) != st.deciding or uid not in eligible_units(st, st.deciding):
-            raise IllegalAction(f"{uid} cannot activate now", "TURN-5")
+        _check_activate(st, action)
         return
     if ph is Phase.PARRY:
         _expect(action, Parry)
         check_parry(ctx, action)  # type: ignore[arg-type]
         return
     if ph is Phase.MEDKIT:
-        _expect(action, UseItem, DeclineMedKit)
-        dec = st.wound_queue[0]
-        who = action.model if isinstance(action, DeclineMedKit) else st.units[action.unit].models[0]  # type: ignore[attr-defined]
-        if who != dec.model:
-            raise IllegalAction(f"the decision is about {dec.model}", "COMBAT-4.4.MEDKIT-SELF")
+        _check_medkit_decision(ctx, action)
         return
     if ph is Phase.INTERRUPT:
         _expect(action, Interrupt, DeclineInterrupt)

@@ -65,6 +65,7 @@ class Scenario:
     turn_limit: int | None = None
     notes: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    k_limit: int | None = 12  # agreed Khrabrost' limit per crew (CREW-7.1.K-LIMITS, ZONE-8.1.PARITY); None = no limit
 
 
 def build_profile(catalog: Catalog, spec: ModelSpec) -> ModelProfile:
@@ -95,6 +96,19 @@ def build_profile(catalog: Catalog, spec: ModelSpec) -> ModelProfile:
     )
 
 
+def check_k_limit(scenario: Scenario, profiles: Mapping[str, list[ModelProfile]]) -> None:
+    """TURN-2 / ZONE-8.1.PARITY: every crew's Khrabrost' (its members' actions per turn, CREW-7.1.KHRABROST)
+    must not exceed the scenario's K limit (TV-05: 9K is legal at 9, 10 is not)."""
+    if scenario.k_limit is None:
+        return
+    for crew in scenario.crews:
+        k = sum(p.actions for p in profiles[crew.side])
+        if k > scenario.k_limit:
+            raise ValueError(f"scenario {scenario.id}: crew {crew.name!r} ({crew.side}) is {k}K, over the "
+                             f"{scenario.k_limit}K limit (ZONE-8.1.PARITY); field fewer or less experienced "
+                             f"models, or raise the scenario's k_limit")
+
+
 def new_game(
     scenario: Scenario,
     seed: int,
@@ -114,10 +128,11 @@ def new_game(
     st = GameState(scenario=scenario.id, seed=seed, rng=Rng(seed_state(seed)), settings=s.overrides,
                    table=(battlefield.width, battlefield.height), map_path=battlefield.source,
                    map_sha256=battlefield.sha256, battlefield=battlefield)
+    profiles = {crew.side: [build_profile(catalog, ms) for ms in crew.models] for crew in scenario.crews}
+    check_k_limit(scenario, profiles)
     for crew in scenario.crews:
         st.sides.append(SideState(crew.side, crew.name, SideKind.CREW, crew.controller, crew.zone))
-        for ms in crew.models:
-            profile = build_profile(catalog, ms)
+        for ms, profile in zip(crew.models, profiles[crew.side]):
             st.units[ms.id] = UnitState(ms.id, crew.side, [ms.id])
             st.models[ms.id] = ModelState(ms.id, ms.id, crew.side, profile, items=list(ms.items),
                                           grenades=dict(ms.grenades))

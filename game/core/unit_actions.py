@@ -100,12 +100,41 @@ def check(ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
             raise IllegalAction(f"{actor} is Pinned ({unit.pins}) and may only Rally", "COMBAT-4.4.PIN-LOCK")
     if m.prone and not isinstance(action, Recover):
         raise IllegalAction(f"{actor} is prone and may only Recover", "GAP-89")
+    _check_engaged(ctx, action, m)
     if type(action).__name__ in ("Move", "Climb", "Jump") and _crew_served(ctx, m):
         raise IllegalAction(f"{m.id} mans a crew-served weapon, a static emplacement", "ARMORY-5.1.SR-CREW")
     fn = _CHECKS.get(type(action))
     if fn is None:
         raise IllegalAction(f"{type(action).__name__} is not an action a unit can take now", "CORE-3.3.GENERAL")
     return fn(ctx, action, m, context)
+
+
+# GAP-78 names of the actions `melee.engaged_actions` may list; Move, Climb and Jump refuse contact themselves
+# (COMBAT-4.3.WITHDRAW) and Recover is the one thing a prone model may do (GAP-89).
+_ENGAGED_NAMES = {"Aim": "aim", "Alert": "alert", "ComplexTask": "complex_task", "FlameAttack": "flame_attack",
+                  "MeleeAttack": "melee_attack", "Order": "order", "RangedAttack": "ranged_attack",
+                  "Rally": "rally", "Reload": "reload", "TemplateAttack": "template_attack",
+                  "ThrowGrenade": "throw_grenade", "Withdraw": "withdraw"}
+
+
+def engaged_action_name(action: Action, m: ModelState) -> str | None:
+    """The GAP-78 name of an action for the Engaged whitelist, None when the whitelist does not judge it."""
+    if isinstance(action, UseItem):
+        if action.item == "medkit":
+            return "self_medkit" if action.target in (None, m.id) else "medkit_ally"
+        return action.item
+    return _ENGAGED_NAMES.get(type(action).__name__)
+
+
+def _check_engaged(ctx: "Ctx", action: Action, m: ModelState) -> None:
+    """TURN-6 step 3 / GAP-78 (`melee.engaged_actions`): a model in base contact with an enemy may only melee
+    attack, Aim, Withdraw, Rally, use a Med-Kit on itself or an ally in contact, or take Electric Juice."""
+    name = engaged_action_name(action, m)
+    if name is None or name in ctx.settings["melee.engaged_actions"]:
+        return
+    if engaged(ctx, m):
+        raise IllegalAction(f"{m.id} is Engaged in melee and may not {name.replace('_', ' ')}; allowed: "
+                            f"{', '.join(ctx.settings['melee.engaged_actions'])}", "GAP-78")
 
 
 def _crew_served(ctx: "Ctx", m: ModelState) -> bool:
@@ -402,15 +431,15 @@ def _check_order(ctx: "Ctx", a: Order, m: ModelState, context: str) -> int:
         raise IllegalAction(f"the Leader has no line of sight to {a.recipient}", "GEO-22")
     if rec_unit.pins > 0 and not isinstance(a.action, Rally):
         raise IllegalAction(f"{a.recipient} is Pinned and may only be ordered to Rally", "GAP-37")
-    check(ctx, a.action, actor=a.recipient, context="ordered")
-    return a.action.cost
+    return check(ctx, a.action, actor=a.recipient, context="ordered")  # 1 Leader action per action (GAP-37)
 
 
 def _do_order(ctx: "Ctx", a: Order, m: ModelState, context: str) -> int:
+    cost = check(ctx, a.action, actor=a.recipient, context="ordered")  # the Leader pays what the action costs
     ctx.emit("order", ("SKILL-6.1.LEADER-ORDER", "GAP-37"), leader=a.unit, recipient=a.recipient,
-             action=type(a.action).__name__, leader_actions=a.action.cost)
+             action=type(a.action).__name__, leader_actions=cost)
     do(ctx, a.action, actor=a.recipient, context="ordered")
-    return a.action.cost
+    return cost
 
 
 def _attack_tables() -> tuple[dict, dict]:
