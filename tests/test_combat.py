@@ -627,3 +627,16 @@ def test_kick_bonus_returns_after_rallying_clear():
     apply(st, Activate("b1"))
     apply(st, Rally("b1"))
     assert not st.models["b1"].kicked
+
+
+def test_casualties_closest_to_the_attacker_first():
+    """GAP-77: each unsaved hit on a multi-model unit removes the model closest to the attacker, whichever
+    model was aimed at."""
+    dogs = [("near", "b", profile(ca=4, armor=2, will=4, creature=True), (16.0, 11)),
+            ("mid", "b", profile(ca=4, armor=2, will=4, creature=True), (17.05, 11)),
+            ("far", "b", profile(ca=4, armor=2, will=4, creature=True), (18.1, 11))]
+    st = game([("a1", "a", profile(ca=6, weapons=("assault_rifle",)), (10, 11))] + dogs,
+              units={"pack": ["near", "mid", "far"]})
+    activate(st, "a1")
+    apply(st, RangedAttack("a1", "far", "assault_rifle"), ScriptedDice([2, 9, 9, 9]))
+    assert st.models["near"].ooa and not st.models["far"].ooa and not st.models["mid"].ooa

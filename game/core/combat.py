@@ -17,6 +17,7 @@ from game.core.wounds import add_pins, inflict_wounds
 
 if TYPE_CHECKING:
     from game.core.rules import Ctx
+    from game.core.state import GameState
 
 
 def catalog_of(ctx: "Ctx") -> Catalog:
@@ -117,7 +118,8 @@ def situation_from_json(d: dict[str, Any]) -> AttackSituation:
 
 
 def take_hits(ctx: "Ctx", defender: ModelState, hits: int, nums: AttackNumbers, s: AttackSituation, *,
-              round_id: int, ranged: bool, what: str, rules: tuple[str, ...]) -> None:
+              round_id: int, ranged: bool, what: str, rules: tuple[str, ...],
+              attacker: ModelState | None = None) -> None:
     """Saves for `hits` hits, then Wounds first (COMBAT-4.3.ORDER), then (ranged and templates) one Will
     check for the round's deflections, queued after any Med-Kit decision (COMBAT-4.3.DEFLECT-WILL)."""
     from game.core.rules import record_crit
@@ -133,18 +135,28 @@ def take_hits(ctx: "Ctx", defender: ModelState, hits: int, nums: AttackNumbers, 
     if ranged and deflected:
         ctx.state.continuations.append({"kind": "deflect_will", "model": defender.id, "round": round_id,
                                         "situation": situation_json(s)})
-    inflict_on_unit(ctx, defender, wounds, round_id)
+    inflict_on_unit(ctx, defender, wounds, round_id, attacker)
 
 
-def inflict_on_unit(ctx: "Ctx", defender: ModelState, wounds: int, round_id: int) -> None:
-    """Wounds to a model; in a multi-model unit each unsaved hit goes to the model closest to the
-    attacker still standing (GAP-77; the first defender model is the closest by construction)."""
+def casualty_order(st: "GameState", defender: ModelState, attacker: ModelState | None) -> list[ModelState]:
+    """GAP-77: a unit loses the model closest to the attacker first (ties: lowest id); without an attacker
+    (a template hit on one model) the hit model comes first."""
+    unit = st.units[defender.unit]
+    if attacker is None or len(unit.models) == 1:
+        return [defender] + [st.models[m] for m in unit.models if m != defender.id]
+    return sorted((st.models[m] for m in unit.models),
+                  key=lambda x: (math.hypot(x.x - attacker.x, x.y - attacker.y), x.id))
+
+
+def inflict_on_unit(ctx: "Ctx", defender: ModelState, wounds: int, round_id: int,
+                    attacker: ModelState | None = None) -> None:
+    """Wounds to a unit: each unsaved hit goes to the standing model first in `casualty_order` (GAP-77)."""
     st = ctx.state
     unit = st.units[defender.unit]
     if len(unit.models) == 1 or wounds <= 0:
         inflict_wounds(ctx, defender.id, wounds, round_id)
         return
-    order = [defender] + [st.models[m] for m in unit.models if m != defender.id]
+    order = casualty_order(st, defender, attacker)
     for _ in range(wounds):
         alive = [m for m in order if m.in_play]
         if not alive:
@@ -381,9 +393,10 @@ def do_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int
             if n:
                 sv = situation(ctx, m, victim, melee=False, into_melee=True)
                 take_hits(ctx, victim, n, numbers(ctx, m, victim, w, p, sv), sv, round_id=round_id, ranged=True,
+                          attacker=m,
                           what="armour saves", rules=("COMBAT-4.1.SAVE",))
     else:
-        take_hits(ctx, t, hits, nums, s, round_id=round_id, ranged=True, what="armour saves",
+        take_hits(ctx, t, hits, nums, s, round_id=round_id, ranged=True, what="armour saves", attacker=m,
                   rules=("COMBAT-4.1.SAVE",))
     return 2 if act.unload else 1
 
@@ -550,11 +563,11 @@ def resolve_melee_round(ctx: "Ctx", c: dict[str, Any]) -> None:
         if d.in_play:
             aw = cat.weapon(wid)
             nums = numbers(ctx, a, d, aw, _melee_profile(aw, a), s_a)
-            take_hits(ctx, d, n, nums, s_a, round_id=round_id, ranged=False, what="armour saves (melee)",
+            take_hits(ctx, d, n, nums, s_a, round_id=round_id, ranged=False, what="armour saves (melee)", attacker=a,
                       rules=("COMBAT-4.2.PARRY",))
     if d_left and a.in_play:
         nums = numbers(ctx, d, a, dw, _melee_profile(dw, d), s_d)
-        take_hits(ctx, a, d_left, nums, s_d, round_id=round_id, ranged=False, what="armour saves (melee)",
+        take_hits(ctx, a, d_left, nums, s_d, round_id=round_id, ranged=False, what="armour saves (melee)", attacker=d,
                   rules=("COMBAT-4.2.PARRY",))
     st.continuations.insert(0, {"kind": "melee_outcome", "attacker": a.id, "defender": d.id})
 
@@ -606,7 +619,7 @@ def do_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
         nums = numbers(ctx, foe, m, w, _melee_profile(w, foe), s)
         res = ctx.roll_pool(nums.dice, nums.hit, what=f"free attack on the withdrawing {m.id}", who=foe.id,
                             rules=("COMBAT-4.3.WITHDRAW",))
-        take_hits(ctx, m, res.successes, nums, s, round_id=st.round_counter, ranged=False,
+        take_hits(ctx, m, res.successes, nums, s, round_id=st.round_counter, ranged=False, attacker=foe,
                   what="dodges (armour saves)", rules=("COMBAT-4.3.WITHDRAW",))
     st.continuations.append({"kind": "withdraw_move", "model": m.id, "path": [list(p) for p in act.path]})
     return int(ctx.settings["melee.withdraw_cost"])

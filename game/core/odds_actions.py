@@ -19,11 +19,14 @@ def odds_ctx(state: GameState) -> "Ctx":
     return Ctx(state, _NoDice(), state.battlefield)
 
 
-def unit_facts(ctx: "Ctx", m: ModelState) -> UnitFacts:
-    """The unit of `m` in wound order (m first, GAP-77), its Pins, and whether an `ai` side uses Med-Kits (AI-D.11)."""
+def unit_facts(ctx: "Ctx", m: ModelState, attacker: ModelState | None = None) -> UnitFacts:
+    """The unit of `m` in the resolver's wound order (combat.casualty_order, GAP-77), its Pins, and whether an
+    `ai` side uses Med-Kits (AI-D.11)."""
+    from game.core.combat import casualty_order
+
     st = ctx.state
     unit = st.units[m.unit]
-    order = [m] + [st.models[x] for x in unit.models if x != m.id]
+    order = casualty_order(st, m, attacker)
     ai = st.side(m.side).controller == "ai"
     return UnitFacts(tuple(order), ai, ctx.settings, unit.pins)
 
@@ -50,7 +53,7 @@ def ranged_odds(state: GameState, act: RangedAttack, *, context: str = "own") ->
     k = 1
     if into_melee and not aim and ctx.settings["melee.fire_into"] == "random_per_hit":
         k = 1 + len(crowd)
-    return ranged_round(m.id, t.id, nums, unit_facts(ctx, t), s, catalog=catalog_of(ctx), share_k=k)
+    return ranged_round(m.id, t.id, nums, unit_facts(ctx, t, m), s, catalog=catalog_of(ctx), share_k=k)
 
 
 def attack_odds(state: GameState, action: Any, *, context: str = "own") -> Any:

@@ -191,5 +191,5 @@ def melee_odds(state: GameState, act: MeleeAttack, *, context: str = "own",
     s_d = situation(ctx, t, m, melee=True)
     dp = _melee_profile(dw, t)
     d_nums = numbers(ctx, t, m, dw, dp, s_d, fp=pooled_fp(ctx, t, m, dw, dp, melee=True))
-    return melee_round(unit_facts(ctx, m), unit_facts(ctx, t), a_nums, d_nums,
+    return melee_round(unit_facts(ctx, m, t), unit_facts(ctx, t, m), a_nums, d_nums,
                        p_a=expected_wound_chance(a_nums[0]), p_b=expected_wound_chance(d_nums), policies=policies)
