@@ -582,3 +582,18 @@ def test_rainstorm_movement_and_range_sudden_darkness_los():
     assert ei.value.rule == "COMBAT-4.1.REQUIREMENTS"
     st2.models["a1"].items.append("nods")
     apply(st2, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([9, 9, 9]))
+
+
+def test_free_acts_keep_aim_and_open_no_window():
+    """CORE-3.3.AIM / TURN-7: Electric Juice is free (GAP-31), not an action: the Aim stays and no Alert window
+    opens after it."""
+    st = game([("a1", "a", profile(actions=2), (10, 10)), ("b1", "b", profile(actions=2), (26, 26))],
+              items={"a1": ["electric_juice"]})
+    st.units["b1"].alert = True
+    st.units["b1"].activated = True
+    activate(st, "a1")
+    apply(st, DeclineInterrupt("b"))
+    apply(st, Aim("a1"))
+    apply(st, DeclineInterrupt("b"))
+    ev = apply(st, UseItem("a1", "electric_juice"))
+    assert "interrupt_window" not in types(ev) and st.activation.aim and st.phase is Phase.ACTION

@@ -390,11 +390,13 @@ def _on_action(ctx: Ctx, action: Action) -> None:
     else:
         act.bonus -= spent
     act.started = True
-    _after_action(ctx)
+    _after_action(ctx, window=spent > 0)
 
 
-def _after_action(ctx: Ctx) -> None:
-    """After each action: finish its resolution, early end (TURN-10), the interrupt window (TURN-7), continue."""
+def _after_action(ctx: Ctx, *, window: bool = True) -> None:
+    """After each action: finish its resolution, early end (TURN-10), the interrupt window (TURN-7), continue.
+
+    A free act (Electric Juice, a self Med-Kit, a failed free Skill Check) is not an action: no window."""
     st = ctx.state
     run_continuations(ctx)
     if st.phase in (Phase.MEDKIT, Phase.PARRY):
@@ -408,7 +410,7 @@ def _after_action(ctx: Ctx) -> None:
         st.phase = Phase.ACTION
         st.deciding = st.units[act.unit].side
         return
-    if not _open_window(ctx, act.unit, resume="after"):
+    if not window or not _open_window(ctx, act.unit, resume="after"):
         _continue_activation(ctx)
 
 

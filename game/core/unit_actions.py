@@ -152,8 +152,8 @@ def do(ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
     act = ctx.state.activation
     spent = _DOS[type(action)](ctx, action, m, context)
     if context == "own" and act is not None and act.unit == actor:
-        if not isinstance(action, Aim) and ctx.settings["aim.expires"] == "next_action":
-            act.aim = False  # CORE-3.3.AIM: any other action loses the Aim
+        if not isinstance(action, Aim) and spent and ctx.settings["aim.expires"] == "next_action":
+            act.aim = False  # CORE-3.3.AIM: any other action loses the Aim (free acts are not actions)
         if isinstance(action, (Move, Climb)):
             act.move_run += spent  # a Climb commits `actions` Moves (GEO-24, SKILL-6.1.HUSTLE)
         elif spent:
