@@ -89,7 +89,7 @@ def _combined(pools: list[tuple[int, int]], settings, cache: dict) -> tuple[dict
 
 def melee_round(a_unit: UnitFacts, d_unit: UnitFacts, a_nums: tuple[AttackNumbers, ...], d_nums: AttackNumbers, *,
                 p_a: float, p_b: float, policies: tuple[str, ...] = PARRY_POLICIES) -> MeleeOdds:
-    """combat.do_melee + resolve_melee_round: saves of the defender against the attacker's first weapon's
+    """melee.do_melee + melee.resolve_melee_round: saves of the defender against the attacker's first weapon's
     numbers, then the attacker's saves; deflected melee hits are misses (no Will check)."""
     s = a_unit.settings
     cache: dict = {}
@@ -163,9 +163,9 @@ def _saves(u: UnitFacts, snap: Snap, hits: int, tn: int, group: int, g: int, nma
 
 def melee_odds(state: GameState, act: MeleeAttack, *, context: str = "own",
                policies: tuple[str, ...] = PARRY_POLICIES) -> MeleeOdds:
-    """combat.do_melee before the roll: the attacker's weapon(s), the defender's best weapon, both TNs."""
-    from game.core.combat import (_melee_profile, catalog_of, defender_weapon, expected_wound_chance, lead_model,
-                                  numbers, pooled_fp, situation)
+    """melee.do_melee before the roll: the attacker's weapon(s), the defender's best weapon, both TNs."""
+    from game.core.combat import catalog_of, expected_wound_chance, lead_model, numbers, pooled_fp, situation
+    from game.core.melee import _melee_profile, defender_weapon
     from game.core.odds_actions import odds_ctx, unit_facts
     from game.core.unit_actions import sole_model
 

@@ -23,7 +23,8 @@ from game.core.dice import Crit, Dice, PoolResult, TargetNumber, d3_from_d6, eva
 from game.core.events import Event
 from game.core.settings import Settings
 from game.core.state import ActivationState, GameState, InterruptWindow, Phase, SideKind
-from game.core.combat import check_parry, run_continuations
+from game.core.combat import run_continuations
+from game.core.melee import check_parry
 from game.core.wounds import add_pins, dress_wound, medkits, settle_wounds
 
 

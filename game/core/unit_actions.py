@@ -444,13 +444,13 @@ def _do_order(ctx: "Ctx", a: Order, m: ModelState, context: str) -> int:
 
 def _attack_tables() -> tuple[dict, dict]:
     """Attacks live in combat.py and blasts.py (COMBAT-4.*, ARMORY-5.*)."""
-    from game.core import blasts, combat
+    from game.core import blasts, combat, melee
     from game.core.actions import FlameAttack, MeleeAttack, RangedAttack, TemplateAttack, ThrowGrenade, Withdraw
 
-    checks = {RangedAttack: combat.check_ranged, MeleeAttack: combat.check_melee, Withdraw: combat.check_withdraw,
+    checks = {RangedAttack: combat.check_ranged, MeleeAttack: melee.check_melee, Withdraw: melee.check_withdraw,
               ThrowGrenade: blasts.check_throw, TemplateAttack: blasts.check_template_attack,
               FlameAttack: blasts.check_flame}
-    dos = {RangedAttack: combat.do_ranged, MeleeAttack: combat.do_melee, Withdraw: combat.do_withdraw,
+    dos = {RangedAttack: combat.do_ranged, MeleeAttack: melee.do_melee, Withdraw: melee.do_withdraw,
            ThrowGrenade: blasts.do_throw, TemplateAttack: blasts.do_template_attack, FlameAttack: blasts.do_flame}
     return checks, dos
 
