@@ -16,7 +16,8 @@ from game.core.modifiers import AttackSituation, save_tn
 from game.core.odds import defender_round, initiative_odds
 from game.core.odds_actions import attack_odds, odds_ctx, unit_facts
 from game.core.odds_pools import pool_dist
-from game.core.rules import Ctx, roll_initiative
+from game.core.context import Ctx
+from game.core.turnrolls import roll_initiative
 from game.odds_cli import odds_from_spec
 from tests.enginekit import activate, game, profile
 from tests.test_combat import HEDGE, WALL, piece

@@ -12,7 +12,8 @@ from typing import Any, Callable
 from game.core.actions import DeclineMedKit, Parry, UseItem
 from game.core.odds_melee import parry_choice
 from game.core.odds_unit import medkit_use_now
-from game.core.rules import apply, settings_of
+from game.core.context import settings_of
+from game.core.rules import apply
 from game.core.state import GameState, Phase
 
 

@@ -22,7 +22,9 @@ from game.core.actions import (
     UseItem,
 )
 from game.core.dice import ScriptedDice, evaluate_pool
-from game.core.rules import Ctx, apply, record_crit, roll_turn_limit, validate
+from game.core.context import Ctx, record_crit
+from game.core.rules import apply, validate
+from game.core.turnrolls import roll_turn_limit
 from game.core.state import GameState, Phase, SideKind, SideState, TaskState
 from game.core.wounds import inflict_wounds
 from tests.enginekit import activate, game, profile, types
@@ -331,7 +333,7 @@ def test_tv13_high_radiation_also_shortens_a_fixed_limit():
     assert st.turn_limit in (5, 6, 7) or st.environment == "high_radiation"
     st.rng = Rng(1)
     ctx = Ctx(st, ScriptedDice([6]), st.battlefield)
-    from game.core.rules import roll_environment
+    from game.core.turnrolls import roll_environment
     st.turn_limit = roll_turn_limit(Ctx(st, ScriptedDice([]), st.battlefield), 8)
     roll_environment(ctx)
     assert st.environment == "high_radiation" and st.turn_limit == 7

@@ -148,7 +148,7 @@ class RandomAgent:
     def _attacks(self, st: GameState, uid: str, m: ModelState) -> list[Action]:
         """Every attack worth trying: shots, Unload, blows, grenades, blasts and flame at enemies."""
         from game.core.catalog import load_catalog
-        from game.core.rules import settings_of
+        from game.core.context import settings_of
 
         cat = load_catalog(settings_of(st))
         enemies = [e for e in st.models.values() if e.in_play and e.side != m.side]

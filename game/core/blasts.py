@@ -17,7 +17,7 @@ from game.core.templates import TemplateEffect, TemplateKind, template_coverage
 from game.core.wounds import add_pins, inflict_wounds
 
 if TYPE_CHECKING:
-    from game.core.rules import Ctx
+    from game.core.context import Ctx
 
 _KIND = {Template.SBT: TemplateKind.SBT, Template.LBT: TemplateKind.LBT, Template.FLAME: TemplateKind.FLAME}
 
@@ -102,7 +102,7 @@ def _check_point(ctx: "Ctx", m: ModelState, x: float, y: float, blast: Blast) ->
         raise IllegalAction(f"aim point ({x},{y}) is not a number", "GEO-1")
     if enemy_contacts(ctx, m):
         raise IllegalAction(f"{m.id} is Engaged in melee and may not throw or fire", "GAP-78")
-    from game.core.rules import range_multiplier
+    from game.core.turnrolls import range_multiplier
 
     d = point_distance(m.base(), (x, y))
     reach = blast.range_max * range_multiplier(ctx)
@@ -221,7 +221,7 @@ def resolve_blast(ctx: "Ctx", m: ModelState, blast: Blast, x: float, y: float, *
     """GAP-70: roll 1 die; a hit centres the template on the point, a miss deviates it (GEO-18); then every
     touched model per GEO-16."""
     from game.core.indirect import deviation_point
-    from game.core.rules import record_crit
+    from game.core.context import record_crit
 
     d = delivery(ctx, m, x, y, blast)
     aim = _aim(ctx, m, context)
@@ -306,7 +306,7 @@ def burn_step(ctx: "Ctx", c: dict[str, Any]) -> None:
     """ARMORY-5.1.BURN / GAP-74: save after save until one passes (a deflection: one Will check) or the
     model runs out of Wounds; a Med-Kit may be used between rolls."""
     from game.core.combat import roll_saves, situation_json
-    from game.core.rules import record_crit
+    from game.core.context import record_crit
 
     st = ctx.state
     m = st.models[c["model"]]
@@ -327,7 +327,7 @@ def burn_step(ctx: "Ctx", c: dict[str, Any]) -> None:
 def smoke_check(ctx: "Ctx", c: dict[str, Any]) -> None:
     """GAP-72: each model touched by the smoke takes a Will check at `smoke.will_mod` (-2; Gas Mask and Will NA
     exempt); fail: `smoke.fail_pins` (1) Pin."""
-    from game.core.rules import record_crit
+    from game.core.context import record_crit
     from game.core.unit_actions import leader_bonus
 
     m = ctx.state.models[c["model"]]

@@ -16,7 +16,7 @@ from game.core.state import ModelState, Phase
 from game.core.wounds import add_pins, inflict_wounds
 
 if TYPE_CHECKING:
-    from game.core.rules import Ctx
+    from game.core.context import Ctx
     from game.core.state import GameState
 
 
@@ -122,7 +122,7 @@ def take_hits(ctx: "Ctx", defender: ModelState, hits: int, nums: AttackNumbers, 
               attacker: ModelState | None = None) -> None:
     """Saves for `hits` hits, then Wounds first (COMBAT-4.3.ORDER), then (ranged and templates) one Will
     check for the round's deflections, queued after any Med-Kit decision (COMBAT-4.3.DEFLECT-WILL)."""
-    from game.core.rules import record_crit
+    from game.core.context import record_crit
 
     if hits <= 0 or not defender.in_play:
         return
@@ -167,7 +167,7 @@ def inflict_on_unit(ctx: "Ctx", defender: ModelState, wounds: int, round_id: int
 def deflection_will(ctx: "Ctx", c: dict[str, Any]) -> None:
     """COMBAT-4.3.DEFLECT-WILL: one Will check per round with deflections; fail -> 1 Pin; a natural 10 adds
     the Critical Failure Pin (INTRO-1.2.CRIT-SCOPE: 2 in all)."""
-    from game.core.rules import record_crit
+    from game.core.context import record_crit
 
     st = ctx.state
     m = st.models[c["model"]]
@@ -228,7 +228,7 @@ def model_profile(m: ModelState, w: Weapon, p: WeaponProfile) -> WeaponProfile:
 
 def max_range(ctx: "Ctx", p: WeaponProfile) -> float:
     """The profile's maximum range, halved in a Rainstorm (GAP-59)."""
-    from game.core.rules import range_multiplier
+    from game.core.turnrolls import range_multiplier
 
     return float(p.range_max or 0.0) * range_multiplier(ctx)
 
@@ -354,7 +354,7 @@ def check_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> 
 
 
 def do_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int:
-    from game.core.rules import record_crit
+    from game.core.context import record_crit
 
     st = ctx.state
     w, p = weapon_and_profile(ctx, m, act.weapon, act.profile)

@@ -1,20 +1,19 @@
 """Melee: simultaneous rounds, the attacker's Parry decision, deadlock and Withdraw (COMBAT-4.2, COMBAT-4.3)."""
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from game.core.actions import IllegalAction, MeleeAttack, Parry, Withdraw
 from game.core.catalog.profiles import Weapon, WeaponProfile
 from game.core.combat import (_target, catalog_of, contact_tol, enemy_contacts, in_contact, lead_model,
-                              model_profile, numbers, pooled_fp, situation, take_hits, unit_mates)
+                              model_profile, numbers, pooled_fp, situation, take_hits)
 from game.core.dice import PoolResult, evaluate_pool
 from game.core.geometry import EPS, base_distance
 from game.core.state import ModelState, Phase
 from game.core.wounds import inflict_wounds
 
 if TYPE_CHECKING:
-    from game.core.rules import Ctx
+    from game.core.context import Ctx
 
 
 # --- melee (COMBAT-4.2, COMBAT-4.3) ---------------------------------------------------------------
@@ -77,7 +76,7 @@ def check_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> in
 def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     """COMBAT-4.2.SIMULTANEOUS: both roll; the attacker then chooses how many hits to parry (a Parry decision).
     Multi-model units roll the FP of every model in contact with the opposing model (GAP-77)."""
-    from game.core.rules import record_crit
+    from game.core.context import record_crit
 
     st = ctx.state
     t = st.models[act.target]

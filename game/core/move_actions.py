@@ -13,7 +13,7 @@ from game.core.state import ModelState, SideKind
 from game.core.stats import Allowance, move_allowance
 
 if TYPE_CHECKING:
-    from game.core.rules import Ctx
+    from game.core.context import Ctx
 
 JUMP_FREE = 2.0  # CORE-3.3.JUMP: a gap up to 2" is crossed for 1 action, no check
 LOCATION_KINDS = ("hotspot", "objective")  # anchors that are locations with a Reaction Radius (MISSION-8.2.TRIGGER)
@@ -262,7 +262,7 @@ def do_jump(ctx: "Ctx", a: Jump, m: ModelState, context: str) -> int:
 
     here, there, gap, land = jump_gap(ctx, m, a.to)
     if gap > JUMP_FREE + EPS:
-        from game.core.rules import record_crit
+        from game.core.context import record_crit
 
         tn = will_tn(m, leader_bonus(ctx, m))
         res = ctx.roll_pool(1, tn, what=f"Skill Check to jump a {gap:.2f}\" gap", who=m.id,

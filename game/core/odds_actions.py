@@ -9,14 +9,14 @@ from game.core.odds_unit import UnitFacts
 from game.core.state import GameState, ModelState
 
 if TYPE_CHECKING:
-    from game.core.rules import Ctx
+    from game.core.context import Ctx
 
 
 def odds_ctx(state: GameState) -> "Ctx":
     """A read-only resolution context: dice that refuse to roll, so computing odds never draws randomness."""
-    from game.core.rules import Ctx, _NoDice
+    from game.core.context import Ctx, NoDice
 
-    return Ctx(state, _NoDice(), state.battlefield)
+    return Ctx(state, NoDice(), state.battlefield)
 
 
 def unit_facts(ctx: "Ctx", m: ModelState, attacker: ModelState | None = None) -> UnitFacts:

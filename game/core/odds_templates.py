@@ -22,7 +22,7 @@ from game.core.state import GameState
 from game.core.templates import TemplateKind, template_coverage
 
 if TYPE_CHECKING:
-    from game.core.rules import Ctx
+    from game.core.context import Ctx
 
 _KIND = {Template.SBT: TemplateKind.SBT, Template.LBT: TemplateKind.LBT, Template.FLAME: TemplateKind.FLAME}
 EFFECTS = ("affected", "soft_cover", "shielded", "untouched")

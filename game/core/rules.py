@@ -1,8 +1,7 @@
 """`apply(state, action, dice) -> events`: the one writer of the game state, and the turn state machine (TURN-1..11)."""
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Callable
+from typing import Callable
 
 from game.core import unit_actions
 from game.core.actions import (
@@ -18,66 +17,14 @@ from game.core.actions import (
     Parry,
     UseItem,
 )
-from game.core.battlefield import Battlefield
-from game.core.dice import Crit, Dice, PoolResult, TargetNumber, d3_from_d6, evaluate_pool
-from game.core.events import Event
-from game.core.settings import Settings
-from game.core.state import ActivationState, GameState, InterruptWindow, Phase, SideKind
 from game.core.combat import run_continuations
+from game.core.context import Ctx, NoDice
+from game.core.dice import Dice
+from game.core.events import Event
 from game.core.melee import check_parry
-from game.core.wounds import add_pins, dress_wound, medkits, settle_wounds
-
-
-@lru_cache(maxsize=64)
-def _settings(items: tuple[tuple[str, Any], ...]) -> Settings:
-    return Settings(dict(items))
-
-
-def settings_of(state: GameState) -> Settings:
-    """The Settings object of a game (house defaults plus the game's overrides)."""
-    return _settings(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in state.settings.items())))
-
-
-_CRIT_RULES = {
-    Crit.NONE: (),
-    Crit.SUCCESS: ("INTRO-1.2.CRIT-SUCCESS",),
-    Crit.FAILURE: ("INTRO-1.2.CRIT-FAIL",),
-    Crit.MIX: ("INTRO-1.2.CRIT-MIX",),
-}
-
-
-class Ctx:
-    """One `apply` call: the state, the dice, the settings, and the events emitted so far."""
-
-    __slots__ = ("state", "dice", "settings", "events", "battlefield", "memo")
-
-    def __init__(self, state: GameState, dice: Dice, battlefield: Battlefield) -> None:
-        self.state = state
-        self.dice = dice
-        self.settings = settings_of(state)
-        self.events: list[Event] = []
-        self.battlefield = battlefield
-        self.memo: dict[Any, Any] = {}  # answers computed by an action's check and reused by its resolution
-
-    def emit(self, type_: str, rules: tuple[str, ...], **data: Any) -> None:
-        self.state.event_seq += 1
-        self.events.append(Event(type_, rules, data, self.state.event_seq))
-
-    def push_phase(self, phase: Phase, side: str) -> None:
-        """Enter a decision phase owned by `side` (used for Med-Kit decisions mid-resolution)."""
-        self.state.phase = phase
-        self.state.deciding = side
-
-    def roll_pool(self, n: int, tn: TargetNumber, *, what: str, who: str, rules: tuple[str, ...]) -> PoolResult:
-        """Roll n D10 against a TN and log dice, TN, breakdown, outcome and rule IDs (INTRO-1.2.D10)."""
-        faces = tuple(self.dice.d10() for _ in range(n))
-        res = evaluate_pool(faces, tn.value, settings=self.settings)
-        self.state.round_counter += 1
-        crit_rules = _CRIT_RULES[res.crit]
-        self.emit("roll", rules + crit_rules, what=what, who=who, dice=list(faces), tn=tn.value,
-                  tn_text=tn.text(), breakdown=tn.breakdown(), successes=res.successes,
-                  outcome=[bool(x) for x in res.success], crit=res.crit.value, round=self.state.round_counter)
-        return res
+from game.core.state import ActivationState, GameState, InterruptWindow, Phase, SideKind
+from game.core.turnrolls import crew_sides, roll_initiative
+from game.core.wounds import dress_wound, medkits, settle_wounds
 
 
 # --------------------------------------------------------------------------------------------------
@@ -127,105 +74,6 @@ def _on_deploy(ctx: Ctx, action: Action) -> None:
             st.deciding = rest[0]
         else:
             start_turn(ctx)
-
-
-def roll_initiative(ctx: Ctx, sides: list[str], *, purpose: str) -> list[str]:
-    """CORE-3.1.INITIATIVE / TURN-4.1: D10 minus units with a Pin, ties re-rolled among the tied
-    (`init.tie`=reroll_tied); crit rules do not apply. Returns the sides, highest first."""
-    st = ctx.state
-    results: dict[str, int] = {}
-    rolls: dict[str, dict[str, int]] = {}
-    pins: dict[str, int] = {}
-    for s in sides:
-        pinned = sum(1 for u in st.units.values() if u.side == s and u.pins > 0 and st.unit_in_play(u.id))
-        pins[s] = pinned
-        die = ctx.dice.d10()
-        results[s] = die - pinned
-        rolls[s] = {"die": die, "pinned_units": pinned, "result": die - pinned}
-    ctx.emit("initiative", ("CORE-3.1.INITIATIVE", "TURN-4.1"), purpose=purpose, rolls=rolls)
-    if ctx.settings["init.tie"] != "reroll_tied":
-        raise ValueError(f"unsupported init.tie {ctx.settings['init.tie']!r}")
-    return _order_with_ties(ctx, results, purpose, pins)
-
-
-def _order_with_ties(ctx: Ctx, results: dict[str, int], purpose: str, pins: dict[str, int] | None = None) -> list[str]:
-    """Tied sides re-roll among themselves with the same Pinned-unit modifier (GAP-16, TV-18: P = 0.64/0.92)."""
-    pins = pins or {}
-    groups: dict[int, list[str]] = {}
-    for s, r in results.items():
-        groups.setdefault(r, []).append(s)
-    order: list[str] = []
-    for r in sorted(groups, reverse=True):
-        tied = groups[r]
-        if len(tied) == 1:
-            order.extend(tied)
-            continue
-        rerolls: dict[str, int] = {}
-        for s in tied:
-            rerolls[s] = ctx.dice.d10() - pins.get(s, 0)
-        ctx.emit("initiative_reroll", ("GAP-16",), purpose=purpose, tied=tied, rolls=rerolls)
-        order.extend(_order_with_ties(ctx, rerolls, purpose, pins))
-    return order
-
-
-def crew_sides(st: GameState) -> list[str]:
-    return [s.id for s in st.sides if s.kind is SideKind.CREW]
-
-
-def begin_deployment(ctx: Ctx) -> None:
-    """TURN-4 (`deploy.order`=initiative_loser_first): the loser places all models first."""
-    st = ctx.state
-    order = roll_initiative(ctx, crew_sides(st), purpose="deployment")
-    # `deploy.order`=initiative_loser_first: the lowest result places all its models first.
-    st.deploy_order = list(reversed(order)) if ctx.settings["deploy.order"] == "initiative_loser_first" else order
-    st.phase = Phase.DEPLOY
-    st.deciding = st.deploy_order[0]
-    ctx.emit("deployment_order", ("TURN-4",), order=st.deploy_order)
-
-
-def roll_turn_limit(ctx: Ctx, fixed: int | None) -> int:
-    """TURN-2 / MISSION-8.2.TURN-LIMIT / GAP-48: scenario value, else 4+D3 (tables up to 48"x48", 2 players)
-    or 6+D3 (larger tables or 3+ players)."""
-    st = ctx.state
-    if fixed is not None:
-        ctx.emit("turn_limit", ("MISSION-8.2.TURN-LIMIT",), turn_limit=fixed, source="scenario")
-        return fixed
-    s = ctx.settings
-    w, h = st.table
-    big = (max(w, h) > s["mission.turn_limit.max_small_side"] + 1e-9
-           or len(crew_sides(st)) >= s["mission.turn_limit.large_players"])
-    base = s["mission.turn_limit.large_base"] if big else s["mission.turn_limit.small_base"]
-    face = ctx.dice.d6()
-    d3 = d3_from_d6(face)  # `dice.d3`: the only reading is ceil(d6/2)
-    limit = base + d3
-    ctx.emit("turn_limit", ("MISSION-8.2.TURN-LIMIT", "GAP-48", "INTRO-1.2.D3"), d6=face, d3=d3,
-             base=base, turn_limit=limit, source="rolled")
-    return limit
-
-
-ENVIRONMENT = ("overcast", "sudden_darkness", "overcast", "rainstorm", "sunny_day", "high_radiation")
-
-
-def roll_environment(ctx: Ctx) -> None:
-    """TURN-3 (`env.enabled`): D6 on the Environmental Hazards table (SALVAGE-8.4.ENV); High Radiation takes
-    one turn off the limit at once, fixed scenario limits included (GAP-58)."""
-    st = ctx.state
-    if not ctx.settings["env.enabled"]:
-        return
-    face = ctx.dice.d6()
-    st.environment = ENVIRONMENT[face - 1]
-    effect = {"sudden_darkness": f"LOS limited to {ctx.settings['env.darkness_los']:g}\" without NODs",
-              "rainstorm": f"Movement -{ctx.settings['env.rain_move']:g}\", maximum ranges x{ctx.settings['env.rain_range_mult']:g}",
-              "high_radiation": "Turn Limit -1, Salvage Values x2"}.get(st.environment, "no effect")
-    if st.environment == "high_radiation":
-        st.turn_limit -= 1
-    ctx.emit("environment", ("TURN-3", "SALVAGE-8.4.ENV", "GAP-58", "GAP-59"), d6=face, hazard=st.environment,
-             effect=effect, turn_limit=st.turn_limit)
-
-
-def range_multiplier(ctx: Ctx) -> float:
-    """GAP-59: a Rainstorm halves every weapon's maximum range (minimum ranges unchanged)."""
-    return float(ctx.settings["env.rain_range_mult"]) if ctx.state.environment == "rainstorm" else 1.0
 
 
 # --- TURN START / INITIATIVE (TURN-4.1) ---------------------------------------------------------
@@ -740,62 +588,11 @@ _PHASE_HANDLERS: dict[Phase, Callable[[Ctx, Action], None]] = {
 }
 
 
-def record_crit(ctx: Ctx, unit_id: str, res: PoolResult, *, context: str, rules: tuple[str, ...]) -> None:
-    """Roll-level critical effects, once per roll (INTRO-1.2.CRIT-PER-ROUND): a Critical Success gives
-    +1 action (TURN-6 step 4; off-turn per GAP-12 `crit.offturn`), a Critical Failure 1 Pin."""
-    st = ctx.state
-    if res.crit is Crit.FAILURE:
-        add_pins(ctx, unit_id, 1, reason="critical failure (natural 10)", rules=("INTRO-1.2.CRIT-FAIL",) + rules)
-    if res.crit is not Crit.SUCCESS:
-        return
-    cap = ctx.settings["crit.max_bonus_per_activation"]
-    act = st.activation
-    if act is not None and act.unit == unit_id and context in ("own", "offturn"):
-        if cap is None or act.bonus < cap:
-            act.bonus += 1
-            ctx.emit("extra_action", ("INTRO-1.2.CRIT-SUCCESS", "TURN-6"), unit=unit_id, when="end of activation")
-        return
-    if context == "ordered" and act is not None:
-        act.extra_unit = unit_id
-        act.extra_left += 1
-        ctx.emit("extra_action", ("INTRO-1.2.CRIT-SUCCESS", "GAP-12", "GAP-37"), unit=unit_id,
-                 when="right after the ordered action")
-        return
-    if context == "alert" and st.interrupt is not None:
-        st.interrupt.extra_unit = unit_id
-        st.interrupt.extra_left += 1
-        ctx.emit("extra_action", ("INTRO-1.2.CRIT-SUCCESS", "GAP-12"), unit=unit_id,
-                 when="right after the Alert action")
-        return
-    policy = ctx.settings["crit.offturn"]
-    unit = st.units[unit_id]
-    if policy == "lost":
-        ctx.emit("extra_action_lost", ("GAP-12",), unit=unit_id)
-    elif not unit.activated or policy == "next_activation":
-        unit.bonus_banked += 1
-        ctx.emit("extra_action", ("INTRO-1.2.CRIT-SUCCESS", "GAP-12"), unit=unit_id, when="its own activation")
-    else:
-        ctx.emit("extra_action_lost", ("GAP-12",), unit=unit_id, reason="already activated this turn")
-
-
-class _NoDice:
-    """Dice that refuse to roll: validation must never draw randomness."""
-
-    def d10(self) -> int:
-        raise RuntimeError("validation tried to roll a D10")
-
-    def d6(self) -> int:
-        raise RuntimeError("validation tried to roll a D6")
-
-    def angle(self) -> float:
-        raise RuntimeError("validation tried to draw an angle")
-
-
 def validate(state: GameState, action: Action) -> None:
     """Raise IllegalAction if `action` is not legal now; never changes the state or draws dice.
 
     The client's preview and the agents use this; `apply` runs the same checks before resolving."""
-    ctx = Ctx(state, _NoDice(), state.battlefield)
+    ctx = Ctx(state, NoDice(), state.battlefield)
     st = state
     ph = st.phase
     if ph is Phase.MISSION_END:

@@ -117,7 +117,8 @@ def new_game(
     battlefield: Battlefield | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Set up a game (TURN-2): seed the PRNG, place nothing, roll the turn limit and the deployment order."""
-    from game.core.rules import Ctx, begin_deployment, roll_environment, roll_turn_limit
+    from game.core.context import Ctx
+    from game.core.turnrolls import begin_deployment, roll_environment, roll_turn_limit
 
     overrides = dict(settings or {})
     s = Settings(overrides, where=f"scenario {scenario.id}")

@@ -27,7 +27,7 @@ from game.core.stats import move_allowance, will_tn
 from game.core.wounds import add_pins, dress_wound, medkits, settle_wounds
 
 if TYPE_CHECKING:
-    from game.core.rules import Ctx
+    from game.core.context import Ctx
 
 ORDER_RANGE = 12.0  # GEO-22: Order recipient within 12"
 REACTION_RADIUS = 3.0  # MISSION-8.2.TRIGGER / GEO-15: a location's Reaction Radius
@@ -380,7 +380,7 @@ def skill_check_tn(ctx: "Ctx", m: ModelState, task):
 
 
 def _do_task(ctx: "Ctx", a: ComplexTask, m: ModelState, context: str) -> int:
-    from game.core.rules import record_crit
+    from game.core.context import record_crit
 
     task = ctx.state.tasks[a.task]
     if task.holder != m.id:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from game.core.state import ModelState, Phase, WoundDecision
 
 if TYPE_CHECKING:
-    from game.core.rules import Ctx
+    from game.core.context import Ctx
 
 PIN_CAP = 4  # COMBAT-4.4.PIN-CAP
 
