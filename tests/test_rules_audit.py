@@ -174,7 +174,9 @@ def test_gap78_engaged_melee_attack_still_legal():
     """GAP-78: the melee attack itself is legal while Engaged."""
     st = _engaged_game()
     activate(st, "a1")
-    validate(st, MeleeAttack("a1", "b1", "knife"))
+    validate(st, MeleeAttack("a1", "b1", "knife"))  # raises IllegalAction if refused
+    ev = apply(st, MeleeAttack("a1", "b1", "knife"), ScriptedDice([9, 9]))
+    assert any(e.type == "melee_round" for e in ev)
 
 
 # --- validate mirrors apply (TURN-1) ----------------------------------------------------------------
