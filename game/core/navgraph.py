@@ -82,6 +82,33 @@ class LevelNav:
                 ok[idx[np.unique(hit[0])]] = False
         return ok
 
+    def valid_arcs(self, x0, y0, x1, y1, cx, cy, r, a0, delta) -> np.ndarray:  # type: ignore[no-untyped-def]
+        """Arcs whose circumscribed polyline (as `arc_vertices` writes it) the base centre may follow: the same
+        table, floor and `r - EPS` clearance test as `valid`, on every piece of the polyline (GEO-7, GEO-27)."""
+        n = len(x0)
+        if n == 0:
+            return np.zeros(0, bool)
+        arc, vx, vy = arc_vertices(cx, cy, r, a0, delta)
+        counts = np.bincount(arc, minlength=n) + 2
+        first = np.cumsum(counts) - counts
+        X, Y = np.empty(counts.sum()), np.empty(counts.sum())
+        X[first], Y[first] = x0, y0
+        X[first + counts - 1], Y[first + counts - 1] = x1, y1
+        inner = np.ones(len(X), bool)
+        inner[first] = inner[first + counts - 1] = False
+        X[inner], Y[inner] = vx, vy  # arc_vertices lists each arc's vertices in order, arcs in order
+        xa, ya, xb, yb = self.box
+        ok = ((np.minimum.reduceat(X, first) >= xa - EPS) & (np.maximum.reduceat(X, first) <= xb + EPS)
+              & (np.minimum.reduceat(Y, first) >= ya - EPS) & (np.maximum.reduceat(Y, first) <= yb + EPS))
+        lines = shapely.linestrings(X, Y, indices=np.repeat(np.arange(n), counts))
+        if self.support is not None:
+            ok &= shapely.covers(self.support, lines)
+        if len(self.blocker_parts):
+            hit = self.blockers.query(lines, predicate="dwithin", distance=self.radius - EPS)
+            if hit.shape[1]:
+                ok[np.unique(hit[0])] = False
+        return ok
+
     def costs(self, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
         """GEO-8 cost of straight segments: length plus (`move.difficult_mult` - 1) x the length in difficult ground."""
         length = np.hypot(x1 - x0, y1 - y0)
@@ -201,6 +228,22 @@ def _raster(nav: LevelNav, blockers) -> None:  # type: ignore[no-untyped-def]
     X, Y = np.meshgrid(xs + MASK_CELL / 2, ys + MASK_CELL / 2)
     nav.mask = shapely.contains_xy(core, X.ravel(), Y.ravel()).reshape(X.shape)
     nav.mask_origin = (float(xs[0]), float(ys[0]))
+
+
+def arc_vertices(cx, cy, r, a0, delta) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+    """The inner vertices of arcs written as polylines circumscribing their circle (GEO-27): an arc of signed
+    angle `delta` from angle `a0` round (cx, cy) gets ceil(|delta| / ARC_STEP) equal steps, a vertex at the
+    middle of each at r / cos(step / 2), so every piece is tangent to the circle. Returns (arc index, x, y)
+    per vertex, arcs in order; the one formula for the graph's legality test and the written path."""
+    cx, cy, r, a0, delta = (np.atleast_1d(np.asarray(v, float)) for v in (cx, cy, r, a0, delta))
+    r = np.broadcast_to(r, delta.shape)
+    n = np.ceil(np.abs(delta) / ARC_STEP).astype(np.int64)
+    step = delta / np.maximum(n, 1)
+    arc = np.repeat(np.arange(len(n)), n)
+    j = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
+    ang = a0[arc] + (j + 0.5) * step[arc]
+    rr = r[arc] / np.cos(step[arc] / 2)
+    return arc, cx[arc] + rr * np.cos(ang), cy[arc] + rr * np.sin(ang)
 
 
 def _offsets(px, py, cx, cy, c0):  # type: ignore[no-untyped-def]
@@ -465,16 +508,20 @@ def _arcs(nx, ny, nlevel, ncircle, ns, noff, circles, radius_of, navs, first: in
     mx, my = cx[ci] + r * np.cos(mid), cy[ci] + r * np.sin(mid)
     ok = np.ones(len(u), bool)
     cost = r * d
+    fwd = ns[u] > 0
+    a0 = c0[ci] + np.where(fwd, noff[u], noff[v])  # the polyline from the edge's tail, as the path is written
+    sgn = np.where(fwd, 1.0, -1.0)
     for lid, nav in navs.items():
         sel = np.nonzero(nlevel[u] == lid)[0]
         if len(sel) == 0:
             continue
-        ok[sel] = _free_points(nav, mx[sel], my[sel]) | (d[sel] < 1e-9)
+        t, h = np.where(fwd[sel], u[sel], v[sel]), np.where(fwd[sel], v[sel], u[sel])
+        ok[sel] = nav.valid_arcs(nx[t], ny[t], nx[h], ny[h], cx[ci[sel]], cy[ci[sel]], r[sel], a0[sel],
+                                 sgn[sel] * d[sel]) | (d[sel] < 1e-9)
         if nav.difficult is not None:
             inside = shapely.contains_xy(nav.difficult, mx[sel], my[sel])
             cost[sel[inside]] *= nav.mult
-    u, v, cost, side = u[ok], v[ok], cost[ok], ns[u[ok]]
-    fwd = side > 0
+    u, v, cost, fwd = u[ok], v[ok], cost[ok], fwd[ok]
     a = np.where(fwd, u, v)
     b = np.where(fwd, v, u)
     return a + first, b + first, cost

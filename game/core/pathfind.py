@@ -19,8 +19,8 @@ from game.core.navgraph import (
     _arcs,
     _Builder,
     _clear_of,
-    _free_points,
     _segments,
+    arc_vertices,
     connected_levels,
     graph,
 )
@@ -197,12 +197,46 @@ class _Query:
                 lo, hi = sel[0], sel[-1]
                 cost = self.cr[e] * (qo[lo] + TAU - qo[hi])
                 a, c = (hi, lo) if side > 0 else (lo, hi)
-                self.b.add_edges([a + self.N], [c + self.N], [cost], ARC)
+                if self._edges_clear(np.array([a + self.N]), np.array([c + self.N]), np.array([e]),
+                                     np.array([side])).all():
+                    self.b.add_edges([a + self.N], [c + self.N], [cost], ARC)
+
+    def _edges_clear(self, a, c, circ, side) -> np.ndarray:  # type: ignore[no-untyped-def]
+        """Arc edges between node ids a -> c on corner `circ`, turning `side`: is the circumscribed polyline that
+        `arc_points` writes for them legal by the same clearance test as the graph's straight edges (GEO-7)?"""
+        ok = np.ones(len(a), bool)
+        if len(a) == 0:
+            return ok
+        xa, ya, la, oa = self._node_arrays(a)
+        xc, yc, _, oc = self._node_arrays(c)
+        delta = oc - oa
+        delta = np.where((side > 0) & (delta < 0), delta + TAU, delta)
+        delta = np.where((side < 0) & (delta > 0), delta - TAU, delta)
+        cx, cy, c0 = self.circles[0][circ], self.circles[1][circ], self.circles[2][circ]
+        for lid, nav in self.g.navs.items():
+            sel = np.nonzero(la == lid)[0]
+            if len(sel):
+                ok[sel] = nav.valid_arcs(xa[sel], ya[sel], xc[sel], yc[sel], cx[sel], cy[sel], self.cr[circ[sel]],
+                                         c0[sel] + oa[sel], delta[sel]) | (np.abs(delta[sel]) < 1e-9)
+        return ok
+
+    def _node_arrays(self, ids: np.ndarray):  # type: ignore[no-untyped-def]
+        """x, y, level and arc offset of node ids (graph nodes below N, query nodes above)."""
+        g, N = self.g, self.N
+        stat = ids < N
+        s, q = ids[stat], ids[~stat] - N
+        out = []
+        for static, query, dtype in ((g.nx, self.qx, float), (g.ny, self.qy, float), (g.nlevel, self.ql, np.int64),
+                                     (g.noff, self.qo, float)):
+            col = np.empty(len(ids), dtype)
+            col[stat], col[~stat] = static[s], query[q]
+            out.append(col)
+        return tuple(out)
 
     def _hooks(self, qx, qy, ql, qc, qs, qo) -> None:  # type: ignore[no-untyped-def]
         chains = self.g.stats["chains"]
         r = self.g.radius
-        fr, to, co, mids = [], [], [], []
+        fr, to, co, owner = [], [], [], []
         for q in np.nonzero((qc >= 0) & (qc < self.nc))[0]:
             key = int(qc[q] * 2 + (qs[q] > 0))
             chain = chains.get(key)
@@ -216,22 +250,14 @@ class _Query:
             fwd = qs[q] > 0
             if hi < len(offs):  # a static point ahead in angle
                 a, c = (nid, int(ids[hi])) if fwd else (int(ids[hi]), nid)
-                fr.append(a), to.append(c), co.append(r * (offs[hi] - o)), mids.append((q, (o + offs[hi]) / 2))
+                fr.append(a), to.append(c), co.append(r * (offs[hi] - o)), owner.append(q)
             if lo >= 0:
                 a, c = (int(ids[lo]), nid) if fwd else (nid, int(ids[lo]))
-                fr.append(a), to.append(c), co.append(r * (o - offs[lo])), mids.append((q, (o + offs[lo]) / 2))
+                fr.append(a), to.append(c), co.append(r * (o - offs[lo])), owner.append(q)
         if not fr:
             return
-        cx, cy, c0 = self.circles[0], self.circles[1], self.circles[2]
-        qi = np.asarray([m[0] for m in mids])
-        ang = c0[qc[qi]] + np.asarray([m[1] for m in mids])
-        mx, my = cx[qc[qi]] + r * np.cos(ang), cy[qc[qi]] + r * np.sin(ang)
-        ok = np.ones(len(fr), bool)
-        for lid, nav in self.g.navs.items():
-            sel = np.nonzero(ql[qi] == lid)[0]
-            if len(sel):
-                ok[sel] = _free_points(nav, mx[sel], my[sel]) | (np.asarray(co)[sel] < 1e-9)
-        keep = np.nonzero(ok)[0]
+        qi = np.asarray(owner)
+        keep = np.nonzero(self._edges_clear(np.asarray(fr), np.asarray(to), qc[qi], qs[qi]))[0]
         self.b.add_edges(np.asarray(fr)[keep], np.asarray(to)[keep], np.asarray(co)[keep], ARC)
 
     # -- search ---------------------------------------------------------------------------------------------
@@ -355,15 +381,10 @@ class _Query:
             delta += TAU
         if side < 0 and delta > 0:
             delta -= TAU
-        n = int(math.ceil(abs(delta) / ARC_STEP))
-        if n == 0:
-            return []
-        step = delta / n
-        r = float(self.cr[ci]) / math.cos(step / 2)
         cx, cy, c0 = float(self.circles[0][ci]), float(self.circles[1][ci]), float(self.circles[2][ci])
+        _, xs, ys = arc_vertices(cx, cy, float(self.cr[ci]), c0 + o1, delta)
         z = self.point3(u)[2]
-        return [(cx + r * math.cos(c0 + o1 + (j + 0.5) * step), cy + r * math.sin(c0 + o1 + (j + 0.5) * step), z)
-                for j in range(n)]
+        return [(float(x), float(y), z) for x, y in zip(xs, ys)]
 
 
 def _pt(x: float, y: float):  # type: ignore[no-untyped-def]
