@@ -10,7 +10,7 @@ from typing import Sequence
 import numpy as np
 
 from game.core.battlefield import Base, Battlefield, Point3
-from game.core.geometry import EPS, segment_point_distance
+from game.core.geometry import EPS
 from game.core.movement import PathFact, path_cost
 from game.core.navgraph import (
     ARC_STEP,
@@ -401,8 +401,22 @@ def _without(ens, x: float, y: float):  # type: ignore[no-untyped-def]
 
 def _hits(ens: list[tuple[float, float, float]], ux: float, uy: float, vx: float, vy: float,
           margin: float = 0.0) -> bool:
+    """Does the segment pass within er + margin of an enemy centre? The same arithmetic as
+    `geometry.segment_point_distance`, inlined behind a bounding-box reject (the search's hot loop)."""
+    dx, dy = vx - ux, vy - uy
+    l2 = dx * dx + dy * dy
+    lo_x, hi_x = (ux, vx) if ux <= vx else (vx, ux)
+    lo_y, hi_y = (uy, vy) if uy <= vy else (vy, uy)
     for ex, ey, er in ens:
-        if segment_point_distance((ux, uy), (vx, vy), (ex, ey)) < er + margin - EPS:
+        lim = er + margin - EPS
+        if ex < lo_x - lim or ex > hi_x + lim or ey < lo_y - lim or ey > hi_y + lim:
+            continue
+        if l2 == 0.0:
+            d = math.hypot(ux - ex, uy - ey)
+        else:
+            t = max(0.0, min(1.0, ((ex - ux) * dx + (ey - uy) * dy) / l2))
+            d = math.hypot(ux + t * dx - ex, uy + t * dy - ey)
+        if d < lim:
             return True
     return False
 
