@@ -271,10 +271,10 @@ class _Builder:
         first = self.base + sum(len(a) for a in self.nx)
         self.nx.append(np.asarray(x, float))
         self.ny.append(np.asarray(y, float))
-        self.nlevel.append(np.broadcast_to(np.asarray(level, np.int64), (n,)).copy())
-        self.ncircle.append(np.broadcast_to(np.asarray(circle, np.int64), (n,)).copy())
-        self.ns.append(np.broadcast_to(np.asarray(side, np.int64), (n,)).copy())
-        self.noff.append(np.broadcast_to(np.asarray(off, float), (n,)).copy())
+        self.nlevel.append(_column(level, np.int64, n))
+        self.ncircle.append(_column(circle, np.int64, n))
+        self.ns.append(_column(side, np.int64, n))
+        self.noff.append(_column(off, float, n))
         return np.arange(first, first + n)
 
     def add_edges(self, a, b, cost, kind: int) -> None:  # type: ignore[no-untyped-def]
@@ -289,11 +289,41 @@ class _Builder:
         return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
 
 
+def _column(v, dtype, n: int) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """A fresh length-n array of v (a scalar or a length-n array)."""
+    if np.ndim(v) == 0:
+        return np.full(n, v, dtype)
+    return np.broadcast_to(np.asarray(v, dtype), (n,)).copy()
+
+
 def _segments(b: _Builder, nav: LevelNav, a_xy, a_node, a_circ, a_side, a_r, b_xy, b_node, b_circ, b_side, b_r,
               circles, both_ways: bool = True, enemies=None) -> None:  # type: ignore[no-untyped-def]
     """Add the free tangent segments between candidate pairs (A -> B and, with both_ways, B -> A reversed).
 
     a_node/b_node: an existing node id for point ends (-1 for circle ends, which get new tangent-point nodes)."""
+    cand = _tangents(a_xy, a_node, a_circ, a_side, a_r, b_xy, b_node, b_circ, b_side, b_r, circles, both_ways,
+                     enemies)
+    _add_segments(b, nav, [cand] if cand is not None else [], circles)
+
+
+@dataclass(slots=True)
+class _Tangents:
+    """The candidate tangent segments of one `_segments` call, before the legality test."""
+
+    idx: np.ndarray  # candidate pairs whose tangent leaves both circles inside their free spans
+    tax: np.ndarray
+    tay: np.ndarray
+    tbx: np.ndarray
+    tby: np.ndarray
+    a: tuple  # (node, circle, side) of the A ends
+    b: tuple
+    both_ways: bool
+    enemies: tuple | None
+
+
+def _tangents(a_xy, a_node, a_circ, a_side, a_r, b_xy, b_node, b_circ, b_side, b_r, circles, both_ways: bool,
+              enemies) -> _Tangents | None:  # type: ignore[no-untyped-def]
+    """The tangent segment of each candidate pair (None when no pair has one inside both spans)."""
     ax, ay = a_xy
     bx, by = b_xy
     a_r = np.broadcast_to(np.asarray(a_r, float), np.shape(ax))
@@ -314,19 +344,55 @@ def _segments(b: _Builder, nav: LevelNav, a_xy, a_node, a_circ, a_side, a_r, b_x
             ok &= ~on | ((th - c0[ci]) % TAU <= cw[ci] + 1e-9)
     idx = np.nonzero(ok)[0]
     if len(idx) == 0:
-        return
+        return None
     tax = ax[idx] + a_r[idx] * np.cos(tha[idx]) * (a_circ[idx] >= 0)
     tay = ay[idx] + a_r[idx] * np.sin(tha[idx]) * (a_circ[idx] >= 0)
     tbx = bx[idx] + b_r[idx] * np.cos(thb[idx]) * (b_circ[idx] >= 0)
     tby = by[idx] + b_r[idx] * np.sin(thb[idx]) * (b_circ[idx] >= 0)
-    valid = nav.valid(tax, tay, tbx, tby)
-    if enemies is not None and len(enemies[0]):
-        valid &= _clear_of(enemies, tax, tay, tbx, tby)
-    idx = idx[valid]
-    if len(idx) == 0:
+    return _Tangents(idx, tax, tay, tbx, tby, (a_node, a_circ, a_side), (b_node, b_circ, b_side), both_ways,
+                     enemies)
+
+
+def _add_segments(b: _Builder, nav: LevelNav, cands: list, circles) -> None:  # type: ignore[no-untyped-def]
+    """Test the candidates of several `_segments` calls on one level together (one `valid`, one `costs`, one
+    `_clear_of` per run of calls sharing their enemies: every test is per segment, so the verdicts are those of
+    separate calls) and add the free ones as nodes and edges in call order."""
+    if not cands:
         return
-    tax, tay, tbx, tby = tax[valid], tay[valid], tbx[valid], tby[valid]
-    cost = nav.costs(tax, tay, tbx, tby)
+    cat = (lambda name: np.concatenate([getattr(c, name) for c in cands])) if len(cands) > 1 else \
+        (lambda name: getattr(cands[0], name))
+    tax, tay, tbx, tby = cat("tax"), cat("tay"), cat("tbx"), cat("tby")
+    valid = nav.valid(tax, tay, tbx, tby)
+    cuts = np.cumsum([0] + [len(c.idx) for c in cands])
+    lo = 0
+    while lo < len(cands):  # runs of calls with the same enemies
+        hi = lo + 1
+        while hi < len(cands) and cands[hi].enemies is cands[lo].enemies:
+            hi += 1
+        ens = cands[lo].enemies
+        if ens is not None and len(ens[0]):
+            sl = slice(cuts[lo], cuts[hi])
+            sel = np.nonzero(valid[sl])[0] + cuts[lo]
+            if len(sel):
+                valid[sel] &= _clear_of(ens, tax[sel], tay[sel], tbx[sel], tby[sel])
+        lo = hi
+    keep = np.nonzero(valid)[0]
+    if len(keep) == 0:
+        return
+    cost = nav.costs(tax[keep], tay[keep], tbx[keep], tby[keep])
+    kcuts = np.searchsorted(keep, cuts)
+    for n, c in enumerate(cands):
+        k0, k1 = kcuts[n], kcuts[n + 1]
+        if k0 == k1:
+            continue
+        ks = keep[k0:k1]
+        _emit(b, nav, c, valid[cuts[n]:cuts[n + 1]], tax[ks], tay[ks], tbx[ks], tby[ks], cost[k0:k1], circles)
+
+
+def _emit(b: _Builder, nav: LevelNav, c: _Tangents, valid, tax, tay, tbx, tby, cost, circles) -> None:  # type: ignore[no-untyped-def]
+    """Nodes for the tangent points of the free segments of one call and their edges (both ways if asked)."""
+    cx, cy, c0, _ = circles
+    idx = c.idx[valid]
     lv = nav.level.id
 
     def ends(node, circ, side, tx, ty, sign):  # type: ignore[no-untyped-def]
@@ -339,12 +405,12 @@ def _segments(b: _Builder, nav: LevelNav, a_xy, a_node, a_circ, a_side, a_r, b_x
             out[on] = b.add_nodes(tx[on], ty[on], lv, ci, sign * side[on], off)
         return out
 
-    fa = ends(a_node, a_circ, a_side, tax, tay, 1)
-    fb = ends(b_node, b_circ, b_side, tbx, tby, 1)
+    fa = ends(*c.a, tax, tay, 1)
+    fb = ends(*c.b, tbx, tby, 1)
     b.add_edges(fa, fb, cost, 0)
-    if both_ways:
-        ra = ends(a_node, a_circ, a_side, tax, tay, -1)
-        rb = ends(b_node, b_circ, b_side, tbx, tby, -1)
+    if c.both_ways:
+        ra = ends(*c.a, tax, tay, -1)
+        rb = ends(*c.b, tbx, tby, -1)
         b.add_edges(rb, ra, cost, 0)
 
 

@@ -18,8 +18,9 @@ from game.core.navgraph import (
     NavGraph,
     _arcs,
     _Builder,
+    _add_segments,
     _clear_of,
-    _segments,
+    _tangents,
     arc_vertices,
     connected_levels,
     graph,
@@ -98,12 +99,18 @@ class _Query:
         return d <= self.bound + EPS + slack
 
     def _connect(self) -> None:
+        """Join the start and goal (and the enemy corners) to the graph: the candidate segments of each level are
+        gathered and tested together (`navgraph._add_segments`); levels with no end and no enemy skip it."""
         g, b = self.g, self.b
         circles, cr = self.circles, self.cr
         cx, cy = circles[0], circles[1]
         clevel = np.concatenate([g.clevel, self.el])
         near_c = self._in_bound(cx, cy, 2.0 * cr)
+        busy = {self.ls, self.lg} | set(self.el[near_c[self.nc:]].tolist())
         for lid, nav in g.navs.items():
+            if lid not in busy:
+                continue
+            cands: list = []
             ens = self._enemy_arrays(lid)
             ci = np.nonzero(near_c & (clevel == lid))[0]
             pts = g.points.get(lid, np.zeros(0, np.int64))
@@ -117,58 +124,59 @@ class _Query:
                 m = len(ci)
                 for side in (1, -1):
                     if m:
-                        self._seg(nav, (np.full(m, p[0]), np.full(m, p[1])), np.full(m, node), np.full(m, -1),
-                                  np.zeros(m, np.int64), 0.0, (cx[ci], cy[ci]), np.full(m, -1), ci,
-                                  np.full(m, side), cr[ci], out, ens)
+                        cands.append(self._seg((np.full(m, p[0]), np.full(m, p[1])), np.full(m, node),
+                                               np.full(m, -1), np.zeros(m, np.int64), 0.0, (cx[ci], cy[ci]),
+                                               np.full(m, -1), ci, np.full(m, side), cr[ci], out, ens))
                 k = len(pi)
                 if k:
-                    self._seg(nav, (np.full(k, p[0]), np.full(k, p[1])), np.full(k, node), np.full(k, -1),
-                              np.zeros(k, np.int64), 0.0, (g.nx[pi], g.ny[pi]), pi, np.full(k, -1),
-                              np.zeros(k, np.int64), 0.0, out, ens)
+                    cands.append(self._seg((np.full(k, p[0]), np.full(k, p[1])), np.full(k, node), np.full(k, -1),
+                                           np.zeros(k, np.int64), 0.0, (g.nx[pi], g.ny[pi]), pi, np.full(k, -1),
+                                           np.zeros(k, np.int64), 0.0, out, ens))
             if len(ends) == 2:
                 one = np.ones(1)
-                self._seg(nav, (one * self.start[0], one * self.start[1]), np.array([self.S]), np.array([-1]),
-                          np.zeros(1, np.int64), 0.0, (one * self.goal[0], one * self.goal[1]), np.array([self.G]),
-                          np.array([-1]), np.zeros(1, np.int64), 0.0, True, ens)
+                cands.append(self._seg((one * self.start[0], one * self.start[1]), np.array([self.S]),
+                                       np.array([-1]), np.zeros(1, np.int64), 0.0,
+                                       (one * self.goal[0], one * self.goal[1]), np.array([self.G]), np.array([-1]),
+                                       np.zeros(1, np.int64), 0.0, True, ens))
             # enemy corners against everything near
             eci = ci[ci >= self.nc]
             if len(eci):
-                self._enemy_wiring(nav, eci, ci, pi, ens)
+                self._enemy_wiring(cands, eci, ci, pi, ens)
+            _add_segments(b, nav, [c for c in cands if c is not None], circles)
 
     def _enemy_arrays(self, lid: int):  # type: ignore[no-untyped-def]
         sel = self.el == lid
         return (self.ex[sel], self.ey[sel], self.er[sel])
 
-    def _seg(self, nav, a_xy, a_node, a_circ, a_side, a_r, b_xy, b_node, b_circ, b_side, b_r, out: bool,
-             ens) -> None:  # type: ignore[no-untyped-def]
-        """A -> B when out, else B -> A (segments into the goal), through `_segments`."""
+    def _seg(self, a_xy, a_node, a_circ, a_side, a_r, b_xy, b_node, b_circ, b_side, b_r, out: bool,
+             ens):  # type: ignore[no-untyped-def]
+        """The candidates A -> B when out, else B -> A (segments into the goal), as `_segments` makes them."""
         if out:
-            _segments(self.b, nav, a_xy, a_node, a_circ, a_side, a_r, b_xy, b_node, b_circ, b_side, b_r,
-                      self.circles, both_ways=False, enemies=ens)
-        else:
-            _segments(self.b, nav, b_xy, b_node, b_circ, -b_side, b_r, a_xy, a_node, a_circ, a_side, a_r,
-                      self.circles, both_ways=False, enemies=ens)
+            return _tangents(a_xy, a_node, a_circ, a_side, a_r, b_xy, b_node, b_circ, b_side, b_r, self.circles,
+                             False, ens)
+        return _tangents(b_xy, b_node, b_circ, -b_side, b_r, a_xy, a_node, a_circ, a_side, a_r, self.circles,
+                         False, ens)
 
-    def _enemy_wiring(self, nav, eci, ci, pi, ens) -> None:  # type: ignore[no-untyped-def]
+    def _enemy_wiring(self, cands: list, eci, ci, pi, ens) -> None:  # type: ignore[no-untyped-def]
         cx, cy = self.circles[0], self.circles[1]
         cr = self.cr
         for e in eci:
             others = ci[ci != e]
             m = len(others)
+            mine = _without(ens, cx[e], cy[e])
             for sa in (1, -1):
                 for sb in (1, -1):
                     if m:
-                        _segments(self.b, nav, (np.full(m, cx[e]), np.full(m, cy[e])), np.full(m, -1),
-                                  np.full(m, e), np.full(m, sa), cr[e], (cx[others], cy[others]), np.full(m, -1),
-                                  others, np.full(m, sb), cr[others], self.circles, both_ways=True,
-                                  enemies=_without(ens, cx[e], cy[e]))
+                        cands.append(_tangents((np.full(m, cx[e]), np.full(m, cy[e])), np.full(m, -1),
+                                               np.full(m, e), np.full(m, sa), cr[e], (cx[others], cy[others]),
+                                               np.full(m, -1), others, np.full(m, sb), cr[others], self.circles,
+                                               True, mine))
             k = len(pi)
             if k:
                 for sa in (1, -1):
-                    _segments(self.b, nav, (np.full(k, cx[e]), np.full(k, cy[e])), np.full(k, -1), np.full(k, e),
-                              np.full(k, sa), cr[e], (self.g.nx[pi], self.g.ny[pi]), pi, np.full(k, -1),
-                              np.zeros(k, np.int64), 0.0, self.circles, both_ways=True,
-                              enemies=_without(ens, cx[e], cy[e]))
+                    cands.append(_tangents((np.full(k, cx[e]), np.full(k, cy[e])), np.full(k, -1), np.full(k, e),
+                                           np.full(k, sa), cr[e], (self.g.nx[pi], self.g.ny[pi]), pi,
+                                           np.full(k, -1), np.zeros(k, np.int64), 0.0, self.circles, True, mine))
 
     def _merge(self) -> None:
         """Query edges and arcs into `extra`; hook new tangent points onto the static arcs of their corner."""
