@@ -31,6 +31,8 @@ from game.core.actions import (
     UseItem,
     Withdraw,
 )
+from game.core.context import settings_of
+from game.core.move_actions import hustle_due
 from game.core.polygon import polygon_bounds
 from game.core.rules import eligible_units, remaining, validate
 from game.core.state import GameState, ModelState, Phase
@@ -148,7 +150,6 @@ class RandomAgent:
     def _attacks(self, st: GameState, uid: str, m: ModelState) -> list[Action]:
         """Every attack worth trying: shots, Unload, blows, grenades, blasts and flame at enemies."""
         from game.core.catalog import load_catalog
-        from game.core.context import settings_of
 
         cat = load_catalog(settings_of(st))
         enemies = [e for e in st.models.values() if e.in_play and e.side != m.side]
@@ -187,8 +188,7 @@ class RandomAgent:
         e = min(enemies, key=lambda o: math.hypot(o.x - m.x, o.y - m.y))
         d = math.hypot(e.x - m.x, e.y - m.y)
         gap = d - e.radius - m.radius
-        act = st.activation
-        hustle = bool(act and act.unit == uid and m.profile.has("hustle") and (act.move_run + 1) % 2 == 0)
+        hustle = hustle_due(st.activation, m, settings_of(st))
         if gap <= 0.1:
             return None
         budget = move_allowance(m, hustle_bonus=hustle).inches * 0.999
@@ -228,8 +228,7 @@ class RandomAgent:
 
     def _move(self, st: GameState, uid: str, m: ModelState) -> Move:
         """A move toward a task, a random point, or a random direction, within the allowance."""
-        act = st.activation
-        hustle = bool(act and act.unit == uid and m.profile.has("hustle") and (act.move_run + 1) % 2 == 0)
+        hustle = hustle_due(st.activation, m, settings_of(st))
         reach = move_allowance(m, hustle_bonus=hustle).inches * self.rng.uniform(0.3, 0.999)
         roll = self.rng.random()
         enemies = [e for e in st.models.values() if e.in_play and e.side != m.side]

@@ -10,7 +10,7 @@ from game.core.catalog.profiles import Obscured, Weapon, WeaponProfile
 from game.core.dice import Modifier, TargetNumber
 from game.core.settings import Settings
 from game.core.state import ModelState
-from game.core.stats import effective_ca, is_wounded_multiwound
+from game.core.stats import effective_ca, is_wounded_multiwound, will_tn as plain_will_tn
 
 _COVER_ID = {Cover.OBSTRUCTION: "obstruction", Cover.SOFT: "soft", Cover.HARD: "hard", Cover.HARDENED: "hardened"}
 
@@ -173,12 +173,9 @@ def will_tn(target: ModelState, s: AttackSituation, *, catalog: Catalog, setting
         return None, "Will NA (GAP-22)"
     if p.will_exempt:
         return None, "never takes the deflection check (ARMORY-5.3.NERVES)"
-    mods: list[Modifier] = []
-    wounded = is_wounded_multiwound(target)
-    if wounded:
-        mods.append(Modifier("wounded", -1, "COMBAT-4.4.TWO-WOUND-RULE"))
-        if settings["wounded.will_stack"]:
-            mods.append(Modifier("Wounds sustained", -target.wounds_taken, "COMBAT-4.3.WILL-CASUALTY-MOD"))
+    mods: list[Modifier] = []  # after the Two-Wound Rule's -1, which stats.will_tn adds
+    if is_wounded_multiwound(target) and settings["wounded.will_stack"]:
+        mods.append(Modifier("Wounds sustained", -target.wounds_taken, "COMBAT-4.3.WILL-CASUALTY-MOD"))
     if s.casualties:
         mods.append(Modifier("models lost", -s.casualties, "COMBAT-4.3.WILL-CASUALTY-MOD"))
     if s.cover is not Cover.NONE and not s.template and s.indirect is None:
@@ -189,7 +186,7 @@ def will_tn(target: ModelState, s: AttackSituation, *, catalog: Catalog, setting
         mods.append(Modifier("Hard", 1, "SKILL-6.1.HARD"))
     if s.leader_bonus:
         mods.append(Modifier("Leader in LOS", 1, "SKILL-6.1.LEADER"))
-    return TargetNumber(Modifier("Will", p.will, "VITALS-2.1.WILL"), tuple(mods)), ""
+    return plain_will_tn(target, tuple(mods)), ""
 
 
 def attack_numbers(attacker: ModelState, target: ModelState, weapon: Weapon, profile: WeaponProfile,

@@ -9,7 +9,8 @@ from game.core.battlefield import Base
 from game.core.geometry import EPS, segment_point_distance
 from game.core.movement import CLIMB_RATE, PathFact, path_cost
 from game.core.positions import position_fact, vertically_overlap
-from game.core.state import ModelState, SideKind
+from game.core.settings import Settings
+from game.core.state import ActivationState, ModelState, SideKind
 from game.core.stats import Allowance, move_allowance
 
 if TYPE_CHECKING:
@@ -23,13 +24,17 @@ LOCATION_KINDS = ("hotspot", "objective")  # anchors that are locations with a R
 
 
 def hustle(ctx: "Ctx", m: ModelState, context: str, offset: int = 0) -> bool:
-    """SKILL-6.1.HUSTLE (`hustle.pairs`=non_overlapping): +2" on the second Move of each pair; `offset` counts
-    Moves already committed in this action (a Climb of several actions)."""
-    act = ctx.state.activation
-    if context != "own" or act is None or not m.profile.has("hustle"):
+    """SKILL-6.1.HUSTLE for a Move taken in this context (only the model's own activation counts)."""
+    return context == "own" and hustle_due(ctx.state.activation, m, ctx.settings, offset)
+
+
+def hustle_due(act: ActivationState | None, m: ModelState, settings: Settings, offset: int = 0) -> bool:
+    """SKILL-6.1.HUSTLE (`hustle.pairs`=non_overlapping): +2" on the second Move of each pair of the unit's
+    activation; `offset` counts Moves already committed in this action (a Climb of several actions)."""
+    if act is None or act.unit != m.unit or not m.profile.has("hustle"):
         return False
     run = act.move_run + offset
-    if ctx.settings["hustle.pairs"] == "non_overlapping":
+    if settings["hustle.pairs"] == "non_overlapping":
         return (run + 1) % 2 == 0
     return run >= 1
 

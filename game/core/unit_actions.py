@@ -179,7 +179,7 @@ def check_deploy(ctx: "Ctx", a: Deploy) -> None:
         zone = ctx.battlefield.zone(zone_name)
         if not circle_inside_polygon((a.x, a.y), m.radius, zone.footprint):
             raise IllegalAction(f"{a.model} at ({a.x:g},{a.y:g}) is not wholly inside zone {zone_name}", "TURN-4")
-    from game.core.move_actions import LOCATION_KINDS
+    from game.core.move_actions import LOCATION_KINDS, check_position
 
     for loc in ctx.battlefield.anchors:
         if loc.kind in LOCATION_KINDS:
@@ -187,7 +187,7 @@ def check_deploy(ctx: "Ctx", a: Deploy) -> None:
             if gap <= REACTION_RADIUS + EPS:
                 raise IllegalAction(f"{a.model} at ({a.x:g},{a.y:g}) would start inside the Reaction Radius of "
                                     f"{loc.name} ({gap:.2f} in from it)", "TURN-4")
-    _check_position(ctx, m, a.x, a.y, a.z, rule="GEO-7")
+    check_position(ctx, m, a.x, a.y, a.z, rule="GEO-7")
 
 
 def do_deploy(ctx: "Ctx", a: Deploy) -> None:
@@ -195,13 +195,6 @@ def do_deploy(ctx: "Ctx", a: Deploy) -> None:
     m.x, m.y, m.z = float(a.x), float(a.y), float(a.z)
     m.deployed = True
     ctx.emit("deploy", ("TURN-4",), model=a.model, x=m.x, y=m.y, z=m.z)
-
-
-def _check_position(ctx: "Ctx", m: ModelState, x: float, y: float, z: float, *, rule: str) -> None:
-    """GEO-6/GEO-7: on the table, overlapping no other base and no impassable terrain at its level."""
-    from game.core.move_actions import check_position
-
-    check_position(ctx, m, x, y, z, rule=rule)
 
 
 # --- Move, Climb, Jump (CORE-3.3.MOVE/CLIMB/JUMP, GEO-8, GEO-24): game/core/move_actions.py -----------------
