@@ -38,9 +38,9 @@ def _melee_profile(w: Weapon, m: ModelState | None = None) -> WeaponProfile:
 def defender_weapon(ctx: "Ctx", d: ModelState, a: ModelState) -> Weapon:
     """The defender fights back with its best melee option: most expected hits (house choice; GAP-78)."""
     best, score = None, -1.0
+    s = situation(ctx, d, a, melee=True)  # the geometry is the same whatever the weapon
     for w in melee_weapons(ctx, d):
         p = _melee_profile(w, d)
-        s = situation(ctx, d, a, melee=True)
         tn = numbers(ctx, d, a, w, p, s).hit.value
         sc = (p.fp or 0) * min(9, max(1, tn)) / 10.0
         if sc > score + 1e-12:
