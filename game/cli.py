@@ -9,8 +9,8 @@ import sys
 # Modules that need pygame or pytmx import them inside `run`, so `--help` stays light.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("game.sim", "play a seeded demo game between two random-legal crews and print the log"),
-    "check-map": ("game.maplint", "lint Tiled maps: report every problem with object id and name"),
-    "render-map": ("game.render_map", "draw a map (and overlays) to a PNG"),
+    "check-map": ("game.maps.lint", "lint Tiled maps: report every problem with object id and name"),
+    "render-map": ("game.render.picture", "draw a map (and overlays) to a PNG"),
     "odds": ("game.odds_cli", "exact outcome distribution of a ranged attack (hits, wounds, Pins, OOA, crits)"),
 }
 

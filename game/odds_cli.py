@@ -10,10 +10,10 @@ from typing import Any
 
 from game.core.battlefield import Cover
 from game.core.catalog import load_catalog
-from game.core.cover import degrade
-from game.core.modifiers import AttackSituation, attack_numbers
-from game.core.odds import RangedOdds, ranged_round
-from game.core.odds_unit import UnitFacts
+from game.core.geometry.sight.cover import degrade
+from game.core.rules.modifiers import AttackSituation, attack_numbers
+from game.core.odds.ranged import RangedOdds, ranged_round
+from game.core.odds.unit import UnitFacts
 from game.core.settings import Settings
 from game.core.state import ModelProfile, ModelState
 

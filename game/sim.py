@@ -8,10 +8,10 @@ from typing import Protocol
 from game.core.actions import Action
 from game.core.events import Event, describe
 from game.core.record import Record
-from game.core.rules import apply
+from game.core.rules.apply import apply
 from game.core.settings import Settings, SettingsError
 from game.core.battlefield import Battlefield
-from game.core.setup import Scenario, map_demo, new_game, scenario
+from game.core.rules.setup import Scenario, map_demo, new_game, scenario
 from game.core.state import GameState, Phase
 
 
@@ -52,7 +52,7 @@ def replay(record: Record, scen: Scenario | None = None) -> tuple[GameState, lis
     bf = None
     if record.map_path is not None:
         check_map_hash(record)
-        from game.maps import load_map
+        from game.maps.loader import load_map
 
         bf = load_map(record.map_path)
         scen = scen or map_demo(bf)
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     bf = None
     if args.map:
-        from game.maps import MapError, load_map
+        from game.maps.loader import MapError, load_map
 
         try:
             bf = load_map(args.map)

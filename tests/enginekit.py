@@ -4,8 +4,8 @@ from __future__ import annotations
 from game.core.actions import Activate
 from game.core.battlefield import Battlefield, Zone
 from game.core.dice import Rng, ScriptedDice, seed_state
-from game.core.polygon import rect
-from game.core.rules import apply
+from game.core.geometry.polygon import rect
+from game.core.rules.apply import apply
 from game.core.state import GameState, ModelProfile, ModelState, Phase, SideKind, SideState, TaskState, UnitState
 
 

@@ -25,8 +25,8 @@ from game.core.actions import (
 )
 from game.core.battlefield import Cover, Movement, TerrainPiece
 from game.core.dice import ScriptedDice
-from game.core.polygon import rect
-from game.core.rules import apply
+from game.core.geometry.polygon import rect
+from game.core.rules.apply import apply
 from game.core.state import GameState, Phase
 from tests.enginekit import activate, game, profile, types
 

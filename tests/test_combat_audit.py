@@ -5,8 +5,8 @@ from fractions import Fraction
 
 from game.core.actions import MeleeAttack, RangedAttack, ThrowGrenade
 from game.core.dice import ScriptedDice
-from game.core.odds_actions import attack_odds
-from game.core.rules import apply
+from game.core.odds.actions import attack_odds
+from game.core.rules.apply import apply
 from tests.enginekit import activate, game, profile
 
 
@@ -134,7 +134,7 @@ def test_gap77_ranged_attack_on_a_unit_uses_its_least_protected_visible_model():
     and takes the cover of the least-protected one: d0 hides behind a blocking wall, d1 stands in the open, so the
     attack on "d0" is legal and rolls at the open TN (CA 5, no cover)."""
     from game.core.battlefield import Cover, Movement, TerrainPiece
-    from game.core.polygon import rect
+    from game.core.geometry.polygon import rect
 
     wall = TerrainPiece(1, "bunker wall", rect(18.0, 8.0, 18.5, 12.0), 0.0, 4.0, blocks_los=True, cover=Cover.HARDENED,
                         movement=Movement.IMPASSABLE)

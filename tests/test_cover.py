@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from game.core.battlefield import Area, Base, Battlefield, Cover, Scene, TerrainPiece
-from game.core.cover import cover_against, degrade, is_higher
+from game.core.geometry.sight.cover import cover_against, degrade, is_higher
 from game.core.settings import Settings
-from game.core.sight import line_of_sight
-from game.core.sight_naive import naive_cover_against
-from game.core.sightbatch import check_pairs, naive_check
+from game.core.geometry.sight.los import line_of_sight
+from game.core.geometry.sight.naive import naive_cover_against
+from game.core.geometry.sight.batch import check_pairs, naive_check
 
 
 def rect(pid, x0, y0, x1, y1, top, *, bottom=0.0, **kw):

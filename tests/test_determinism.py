@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from game.ai.random_agent import RandomAgent
 from game.core.record import Record, RecordError, event_lines, load_save, save_game
-from game.core.rules import apply
-from game.core.setup import new_game, scenario
+from game.core.rules.apply import apply
+from game.core.rules.setup import new_game, scenario
 from game.core.state import GameState, Phase
 from game.sim import play, replay
 
@@ -147,7 +147,7 @@ def test_engine_plays_headless_with_ui_libraries_blocked():
         "for m in ('pygame', 'pytmx', 'pymunk'):\n"
         "    sys.modules[m] = None\n"
         "from game.ai.random_agent import RandomAgent\n"
-        "from game.core.setup import scenario\n"
+        "from game.core.rules.setup import scenario\n"
         "from game.sim import play\n"
         "s = scenario('open-table-demo')\n"
         "st, rec, ev = play(s, {c.side: RandomAgent(i) for i, c in enumerate(s.crews)}, 11)\n"
@@ -195,8 +195,8 @@ def test_invariants_over_random_games(seed):
 def test_map_demo_plays_and_replays_with_map_hash(tmp_path):
     """The demo on the shipped benchmark map (terrain, LOS, cover, movement) reaches its turn limit, its record
     names the map and its SHA-256, and the record replays to the same log (issue 5 item 6)."""
-    from game.maps import load_map
-    from game.core.setup import map_demo
+    from game.maps.loader import load_map
+    from game.core.rules.setup import map_demo
 
     bf = load_map(ROOT / "maps" / "bench-town.tmx")
     scen = map_demo(bf)

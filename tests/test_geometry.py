@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from game.core.battlefield import Base, Cover, TerrainPiece
-from game.core.geometry import base_contact, base_distance, bases_overlap, point_distance, terrain_distance, weapon_range
+from game.core.geometry.distance import base_contact, base_distance, bases_overlap, point_distance, terrain_distance, weapon_range
 from game.core.settings import Settings
 
 

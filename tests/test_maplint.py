@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from game import maplint
-from game.maps import load_map
+from game.maps import lint as maplint
+from game.maps.loader import load_map
 from game.tools.make_bench_map import bench_town
 
 ROOT = Path(__file__).resolve().parents[1]

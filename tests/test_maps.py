@@ -14,8 +14,8 @@ import shapely
 from hypothesis import given, settings, strategies as st
 
 from game.core.battlefield import Area, Battlefield, ConnectorKind, Cover, Movement
-from game.mapschema import CLASSES, ELLIPSE_SEGMENTS, ENUMS, MemberType, property_types
-from game.maps import MapError, load_map, read_map
+from game.maps.schema import CLASSES, ELLIPSE_SEGMENTS, ENUMS, MemberType, property_types
+from game.maps.loader import MapError, load_map, read_map
 from game.tools.make_test_maps import every_field_map
 from game.tools.tmxwriter import TmxMap
 
@@ -259,7 +259,7 @@ def test_rotated_rectangles_keep_origin_and_area(tmp_path_factory, x, y, w, h, r
 def test_loader_runs_without_pygame_or_a_display():
     """The loader needs no display and works even when pygame cannot be imported."""
     code = ("import sys; sys.modules['pygame'] = None\n"
-            "from game.maps import load_map\n"
+            "from game.maps.loader import load_map\n"
             f"bf = load_map({str(EVERY)!r}); print(len(bf.pieces))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert out.returncode == 0, out.stderr
@@ -269,7 +269,7 @@ def test_loader_runs_without_pygame_or_a_display():
 def test_only_game_maps_imports_pytmx():
     users = [p.relative_to(ROOT).as_posix() for p in (ROOT / "game").rglob("*.py")
              if "import pytmx" in p.read_text(encoding="utf-8")]
-    assert users == ["game/maps.py"]
+    assert users == ["game/maps/loader.py"]
 
 
 def test_schema_member_types_are_closed():

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from game.maplint import lint_map
-from game.maps import MapError, load_map
+from game.maps.lint import lint_map
+from game.maps.loader import MapError, load_map
 from game.tools.make_test_maps import hostile_files
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "maps" / "hostile"

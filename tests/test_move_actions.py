@@ -1,4 +1,4 @@
-"""CORE-3.3.MOVE/CLIMB/JUMP through `apply` (game/core/move_actions.py): levels, climbs, jumps, triggers, JSON."""
+"""CORE-3.3.MOVE/CLIMB/JUMP through `apply` (game/core/rules/moves.py): levels, climbs, jumps, triggers, JSON."""
 from __future__ import annotations
 
 import dataclasses
@@ -8,8 +8,8 @@ import pytest
 from game.core.actions import Climb, IllegalAction, Jump, Move, action_from_json
 from game.core.battlefield import Anchor, Connector, ConnectorKind, Movement, TerrainPiece
 from game.core.dice import ScriptedDice
-from game.core.polygon import rect
-from game.core.rules import apply
+from game.core.geometry.polygon import rect
+from game.core.rules.apply import apply
 from game.core.state import SideKind
 from tests.enginekit import activate, game, profile
 

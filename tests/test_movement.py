@@ -1,4 +1,4 @@
-"""GEO-7, GEO-8, GEO-24, GAP-85/86: the exact cost and legality of a base's centre path (game/core/movement.py)."""
+"""GEO-7, GEO-8, GEO-24, GAP-85/86: the exact cost and legality of a base's centre path (game/core/geometry/movement/cost.py)."""
 from __future__ import annotations
 
 import math
@@ -6,10 +6,10 @@ import math
 import pytest
 
 from game.core.battlefield import Base, Battlefield, Connector, ConnectorKind, Movement, TerrainPiece
-from game.core.movement import SegmentKind, path_cost
-from game.core.polygon import rect
+from game.core.geometry.movement.cost import SegmentKind, path_cost
+from game.core.geometry.polygon import rect
 from game.core.state import ModelState
-from game.core.stats import move_allowance
+from game.core.rules.stats import move_allowance
 from tests.enginekit import profile
 
 R, H = 0.5, 1.25

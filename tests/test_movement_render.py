@@ -1,4 +1,4 @@
-"""`render-map --path/--reach` (game/render_overlays_move.py): the move range and paths drawn from core queries."""
+"""`render-map --path/--reach` (game/render/overlays_move.py): the move range and paths drawn from core queries."""
 from __future__ import annotations
 
 import os
@@ -11,7 +11,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from game.cli import main  # noqa: E402
-from game.render_overlays_move import MOVE  # noqa: E402
+from game.render.overlays_move import MOVE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TOWN = ROOT / "maps" / "bench-town.tmx"

@@ -1,4 +1,4 @@
-"""GEO-27 shortest legal paths (game/core/navgraph.py, game/core/pathfind.py) against independent oracles."""
+"""GEO-27 shortest legal paths (game/core/geometry/movement/graph.py, game/core/geometry/movement/paths.py) against independent oracles."""
 from __future__ import annotations
 
 import heapq
@@ -10,12 +10,12 @@ import shapely
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from game.core import navgraph
+from game.core.geometry.movement import graph as navgraph
 from game.core.battlefield import Base, Battlefield, Connector, ConnectorKind, Movement, TerrainPiece
-from game.core.movement import path_cost
-from game.core.pathfind import shortest_path
-from game.core.polygon import rect
-from game.core.positions import position_fact
+from game.core.geometry.movement.cost import path_cost
+from game.core.geometry.movement.paths import shortest_path
+from game.core.geometry.polygon import rect
+from game.core.geometry.movement.positions import position_fact
 
 R, H = 0.5, 1.25
 

@@ -12,12 +12,12 @@ from game.core.actions import FlameAttack, MeleeAttack, RangedAttack, ThrowGrena
 from game.core.battlefield import Cover, Movement
 from game.core.catalog import load_catalog
 from game.core.dice import ScriptedDice
-from game.core.modifiers import AttackSituation, save_tn
-from game.core.odds import defender_round, initiative_odds
-from game.core.odds_actions import attack_odds, odds_ctx, unit_facts
-from game.core.odds_pools import pool_dist
-from game.core.context import Ctx
-from game.core.turnrolls import roll_initiative
+from game.core.rules.modifiers import AttackSituation, save_tn
+from game.core.odds.ranged import defender_round, initiative_odds
+from game.core.odds.actions import attack_odds, odds_ctx, unit_facts
+from game.core.odds.pools import pool_dist
+from game.core.rules.context import Ctx
+from game.core.rules.turnrolls import roll_initiative
 from game.odds_cli import odds_from_spec
 from tests.enginekit import activate, game, profile
 from tests.test_combat import HEDGE, WALL, piece

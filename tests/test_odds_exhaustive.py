@@ -7,7 +7,7 @@ import pytest
 
 from game.core.actions import FlameAttack, MeleeAttack, RangedAttack, TemplateAttack, ThrowGrenade
 from game.core.battlefield import Cover
-from game.core.odds_actions import attack_odds
+from game.core.odds.actions import attack_odds
 from game.core.state import GameState
 from tests.enginekit import activate, game, profile
 from tests.test_odds_kit import Leaf, Policy, enumerate_apply, marginal, nonzero, rolls

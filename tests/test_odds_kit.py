@@ -1,5 +1,5 @@
 """Exhaustive enumeration of `apply` with scripted dice: every die over its outcome classes (natural 1; 2..TN;
-TN+1..9; natural 10) weighted by face count, for comparison with game.core.odds (INTRO-1.2.CRIT-*)."""
+TN+1..9; natural 10) weighted by face count, for comparison with game.core.odds.ranged (INTRO-1.2.CRIT-*)."""
 from __future__ import annotations
 
 import itertools
@@ -10,10 +10,10 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from game.core.actions import DeclineMedKit, Parry, UseItem
-from game.core.odds_melee import parry_choice
-from game.core.odds_unit import medkit_use_now
-from game.core.context import settings_of
-from game.core.rules import apply
+from game.core.odds.melee import parry_choice
+from game.core.odds.unit import medkit_use_now
+from game.core.rules.context import settings_of
+from game.core.rules.apply import apply
 from game.core.state import GameState, Phase
 
 

@@ -8,7 +8,7 @@ from types import MappingProxyType
 import pytest
 
 from game.core.dice import evaluate_pool
-from game.core.odds_pools import TABLE_DICE, TABLE_TNS, _TABLES, closed_form, dynamic, pool_dist, pool_dists
+from game.core.odds.pools import TABLE_DICE, TABLE_TNS, _TABLES, closed_form, dynamic, pool_dist, pool_dists
 from game.core.settings import Settings
 
 VARIANTS = {

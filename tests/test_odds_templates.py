@@ -9,12 +9,12 @@ import pytest
 from game.core.actions import ThrowGrenade
 from game.core.battlefield import Cover
 from game.core.dice import ScriptedDice
-from game.core.indirect import deviation_distance
-from game.core.odds_actions import attack_odds
-from game.core.odds_templates import deviation_arcs, touch_arc
-from game.core.rules import apply
+from game.core.geometry.indirect import deviation_distance
+from game.core.odds.actions import attack_odds
+from game.core.odds.templates import deviation_arcs, touch_arc
+from game.core.rules.apply import apply
 from game.core.settings import Settings
-from game.core.templates import TemplateKind, template_coverage
+from game.core.geometry.templates import TemplateKind, template_coverage
 from tests.enginekit import activate, game, profile
 from tests.test_combat import piece
 

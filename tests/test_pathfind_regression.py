@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from game.core.pathfind import shortest_path
-from game.core.positions import position_fact
-from game.maps import load_map
+from game.core.geometry.movement.paths import shortest_path
+from game.core.geometry.movement.positions import position_fact
+from game.maps.loader import load_map
 
 MAP = Path(__file__).resolve().parent.parent / "maps" / "ishikhov.tmx"
 RADIUS, HEIGHT = 0.8, 1.25

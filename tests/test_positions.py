@@ -1,9 +1,9 @@
-"""GEO-7 legal positions and GEO-25 nearest legal point (game/core/positions.py)."""
+"""GEO-7 legal positions and GEO-25 nearest legal point (game/core/geometry/movement/positions.py)."""
 from __future__ import annotations
 
 from game.core.battlefield import Base, Battlefield, Movement, TerrainPiece
-from game.core.polygon import rect
-from game.core.positions import nearest_legal, position_fact
+from game.core.geometry.polygon import rect
+from game.core.geometry.movement.positions import nearest_legal, position_fact
 
 R, H = 0.5, 1.25
 BF = Battlefield("t", 24, 24, pieces=(

@@ -1,4 +1,4 @@
-"""GEO-8/GEO-27 reach regions (game/core/reach.py): the move-range overlay agrees with path costs."""
+"""GEO-8/GEO-27 reach regions (game/core/geometry/movement/reach.py): the move-range overlay agrees with path costs."""
 from __future__ import annotations
 
 import math
@@ -9,10 +9,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from game.core.battlefield import Base, Battlefield, Movement, TerrainPiece
-from game.core.pathfind import shortest_path
-from game.core.polygon import rect
-from game.core.positions import position_fact
-from game.core.reach import reach
+from game.core.geometry.movement.paths import shortest_path
+from game.core.geometry.polygon import rect
+from game.core.geometry.movement.positions import position_fact
+from game.core.geometry.movement.reach import reach
 
 R, H = 0.5, 1.25
 TOL = 0.1  # the issue's agreement tolerance (inches)
@@ -73,7 +73,7 @@ def test_reach_region_is_within_the_free_space() -> None:
     assert geom.intersection(wall).area < 1e-6
 
 
-# --- the visibility sweep (game/core/reachkernels.py) -------------------------------------------------------
+# --- the visibility sweep (game/core/geometry/movement/reach_kernels.py) -------------------------------------------------------
 
 
 def _shadow_reference(v, rad, polys):  # type: ignore[no-untyped-def]
@@ -93,9 +93,9 @@ def _shadow_reference(v, rad, polys):  # type: ignore[no-untyped-def]
 def _sweep(v, rad, polys, *, python: bool = False):  # type: ignore[no-untyped-def]
     import numpy as np
 
-    from game.core import reach as reach_mod
-    from game.core import reachkernels
-    from game.core.reach_jit import kernels
+    from game.core.geometry.movement import reach as reach_mod
+    from game.core.geometry.movement import reach_kernels as reachkernels
+    from game.core.geometry.movement.reach_jit import kernels
 
     vx, vy, poff, box, kind = reach_mod._flat(polys, [])
     k = reachkernels if python else kernels()

@@ -12,8 +12,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from game import render_map  # noqa: E402
-from game.maps import load_map  # noqa: E402
+from game.render import picture as render_map  # noqa: E402
+from game.maps.loader import load_map  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EVERY = ROOT / "tests" / "fixtures" / "maps" / "every-field.tmx"

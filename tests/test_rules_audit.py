@@ -22,11 +22,11 @@ from game.core.actions import (
     UseItem,
 )
 from game.core.dice import ScriptedDice, evaluate_pool
-from game.core.context import Ctx, record_crit
-from game.core.rules import apply, validate
-from game.core.turnrolls import roll_turn_limit
+from game.core.rules.context import Ctx, record_crit
+from game.core.rules.apply import apply, validate
+from game.core.rules.turnrolls import roll_turn_limit
 from game.core.state import GameState, Phase, SideKind, SideState, TaskState
-from game.core.wounds import inflict_wounds
+from game.core.rules.wounds import inflict_wounds
 from tests.enginekit import activate, game, profile, types
 
 
@@ -328,14 +328,14 @@ def test_tv13_turn_limit(table, players, face, limit):
 
 def test_tv13_high_radiation_also_shortens_a_fixed_limit():
     """TV-13 / GAP-58: High Radiation takes one turn off a scenario's fixed limit too."""
-    from game.core.setup import scenario, new_game
+    from game.core.rules.setup import scenario, new_game
     from game.core.dice import Rng
 
     st, _ = new_game(scenario("open-table-demo"), seed=1, settings={"env.enabled": True})
     assert st.turn_limit in (5, 6, 7) or st.environment == "high_radiation"
     st.rng = Rng(1)
     ctx = Ctx(st, ScriptedDice([6]), st.battlefield)
-    from game.core.turnrolls import roll_environment
+    from game.core.rules.turnrolls import roll_environment
     st.turn_limit = roll_turn_limit(Ctx(st, ScriptedDice([]), st.battlefield), 8)
     roll_environment(ctx)
     assert st.environment == "high_radiation" and st.turn_limit == 7
@@ -349,7 +349,7 @@ def test_turn2_crews_over_the_k_limit_are_refused():
     a crew exactly at the limit is legal."""
     from dataclasses import replace
 
-    from game.core.setup import new_game, scenario
+    from game.core.rules.setup import new_game, scenario
 
     demo = scenario("open-table-demo")  # two crews of 10K
     with pytest.raises(ValueError) as ei:

@@ -22,12 +22,12 @@ from game.core.actions import (
     UseItem,
 )
 from game.core.dice import ScriptedDice, evaluate_pool
-from game.core.context import Ctx, record_crit, settings_of
-from game.core.rules import apply
-from game.core.turnrolls import roll_initiative
+from game.core.rules.context import Ctx, record_crit, settings_of
+from game.core.rules.apply import apply
+from game.core.rules.turnrolls import roll_initiative
 from game.core.state import GameState, Phase, TaskState
-from game.core.stats import effective_ca, effective_will, move_allowance
-from game.core.wounds import add_pins, inflict_wounds
+from game.core.rules.stats import effective_ca, effective_will, move_allowance
+from game.core.rules.wounds import add_pins, inflict_wounds
 from tests.enginekit import activate, game, profile, types
 
 
@@ -544,7 +544,7 @@ def test_deploy_zone_and_reaction_radius():
                                                (6, "high_radiation", 5)])
 def test_environment_roll(face, hazard, limit):
     """TURN-3 with `env.enabled`: D6 on the table; High Radiation takes one turn off the limit (TV-13, GAP-58)."""
-    from game.core.turnrolls import roll_environment
+    from game.core.rules.turnrolls import roll_environment
 
     st = two(settings={"env.enabled": True})
     ctx = Ctx(st, ScriptedDice([face]), st.battlefield)
@@ -553,7 +553,7 @@ def test_environment_roll(face, hazard, limit):
 
 
 def test_environment_off_by_default_rolls_nothing():
-    from game.core.turnrolls import roll_environment
+    from game.core.rules.turnrolls import roll_environment
 
     st = two()
     ctx = Ctx(st, ScriptedDice([]), st.battlefield)

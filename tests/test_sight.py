@@ -4,11 +4,11 @@ from __future__ import annotations
 import pytest
 
 from game.core.battlefield import Area, Base, Battlefield, Cover, Scene, SmokeCloud, TerrainPiece
-from game.core.crossing import MODE_CROSS, MODE_PRISM, MODE_WOODS, seg_piece
+from game.core.geometry.crossing import MODE_CROSS, MODE_PRISM, MODE_WOODS, seg_piece
 from game.core.settings import Settings
-from game.core.sight import FAST, line_of_sight, point_line_of_sight
-from game.core.sight_naive import NAIVE, naive_line_of_sight
-from game.core.sightworld import clear_query_caches, query_memo, world_of
+from game.core.geometry.sight.los import FAST, line_of_sight, point_line_of_sight
+from game.core.geometry.sight.naive import NAIVE, naive_line_of_sight
+from game.core.geometry.sight.world import clear_query_caches, query_memo, world_of
 
 
 def rect(pid, x0, y0, x1, y1, top, *, bottom=0.0, **kw):

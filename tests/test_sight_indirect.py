@@ -6,9 +6,9 @@ import math
 import pytest
 
 from game.core.battlefield import Base, Battlefield, Cover, Scene, TerrainPiece
-from game.core.indirect import deviation_distance, deviation_point, indirect_arc, indirect_arc_point
+from game.core.geometry.indirect import deviation_distance, deviation_point, indirect_arc, indirect_arc_point
 from game.core.settings import Settings
-from game.core.sight_naive import NAIVE
+from game.core.geometry.sight.naive import NAIVE
 
 
 def model(mid, x, y, z=0.0):

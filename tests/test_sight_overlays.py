@@ -7,7 +7,7 @@ import os
 import pytest
 
 from game.core.battlefield import Anchor, Battlefield, Cover, TerrainPiece
-from game.render_overlays import (
+from game.render.overlays import (
     BLOCKED_RAY, OPEN_RAY, TEMPLATE, PlacementError, Table, add_overlay_arguments, overlays_from_args, split_pair,
 )
 from game.core.settings import Settings
@@ -54,7 +54,7 @@ def test_placements_points_anchors_models_and_pairs():
 def test_los_and_template_overlays_draw_their_verdicts():
     import pygame
 
-    from game.render_map import render_battlefield
+    from game.render.picture import render_battlefield
 
     pygame.font.init()
     bf = board()

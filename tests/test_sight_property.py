@@ -8,11 +8,11 @@ import shapely
 from hypothesis import given, settings, strategies as st
 
 from game.core.battlefield import Area, Base, Battlefield, Cover, Scene, TerrainPiece
-from game.core.crossing import MODE_CROSS, seg_piece
-from game.core.sight import FAST
-from game.core.sight_naive import NAIVE
-from game.core.sightbatch import all_pairs, check_pairs, naive_check, naive_or_fact_check
-from game.core.sightworld import world_of
+from game.core.geometry.crossing import MODE_CROSS, seg_piece
+from game.core.geometry.sight.los import FAST
+from game.core.geometry.sight.naive import NAIVE
+from game.core.geometry.sight.batch import all_pairs, check_pairs, naive_check, naive_or_fact_check
+from game.core.geometry.sight.world import world_of
 
 EIGHTHS = st.integers(min_value=0, max_value=16 * 8).map(lambda k: k / 8)
 HEIGHTS = st.sampled_from([0.5, 1.0, 1.25, 2.0, 3.0, 4.0])

@@ -13,8 +13,8 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from game import render_map  # noqa: E402
-from game.maps import load_map  # noqa: E402
+from game.render import picture as render_map  # noqa: E402
+from game.maps.loader import load_map  # noqa: E402
 from game.tools import make_sprites, sprite_tokens  # noqa: E402
 from game.tools.spritekit import HOSTILE, SIDE_A, SIDE_B, pixels  # noqa: E402
 

@@ -11,13 +11,13 @@ import shapely
 from shapely.geometry import Point, Polygon
 
 from game.core.battlefield import Area, Base, Battlefield, ConnectorKind, Cover, Movement
-from game.core.geometry import EPS, point_distance
-from game.core.pathfind import shortest_path
-from game.core.positions import nearest_legal, position_fact
-from game.core.terrain_rules import blocking_piece_at
-from game.core.zonegeo import cohesion
-from game.maplint import lint_map
-from game.maps import load_map
+from game.core.geometry.distance import EPS, point_distance
+from game.core.geometry.movement.paths import shortest_path
+from game.core.geometry.movement.positions import nearest_legal, position_fact
+from game.core.geometry.terrain import blocking_piece_at
+from game.core.geometry.zone import cohesion
+from game.maps.lint import lint_map
+from game.maps.loader import load_map
 from game.tools import make_maps
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,8 +6,8 @@ import math
 import pytest
 
 from game.core.battlefield import Base, Battlefield, Cover, Scene, TerrainPiece
-from game.core.sight_naive import NAIVE
-from game.core.templates import TemplateEffect, TemplateKind, flame_distance, flame_frame, template_coverage
+from game.core.geometry.sight.naive import NAIVE
+from game.core.geometry.templates import TemplateEffect, TemplateKind, flame_distance, flame_frame, template_coverage
 
 
 def rect(pid, x0, y0, x1, y1, top, **kw):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from game.core.battlefield import Base, Battlefield, Cover, Scene, TerrainPiece
-from game.core.zonegeo import cohesion, inspect_range, leash_ok, order_range, path_triggers
+from game.core.geometry.zone import cohesion, inspect_range, leash_ok, order_range, path_triggers
 
 
 def model(mid, x, y, z=0.0, *, r=0.5):

@@ -31,12 +31,12 @@ from game.core.actions import (
     UseItem,
     Withdraw,
 )
-from game.core.context import settings_of
-from game.core.move_actions import hustle_due
-from game.core.polygon import polygon_bounds
-from game.core.rules import eligible_units, remaining, validate
+from game.core.rules.context import settings_of
+from game.core.rules.moves import hustle_due
+from game.core.geometry.polygon import polygon_bounds
+from game.core.rules.apply import eligible_units, remaining, validate
 from game.core.state import GameState, ModelState, Phase
-from game.core.stats import move_allowance
+from game.core.rules.stats import move_allowance
 
 
 class RandomAgent:
@@ -200,7 +200,7 @@ class RandomAgent:
 
     def _route(self, st: GameState, uid: str, m: ModelState, e: ModelState, budget: float) -> Move | None:
         """Over terrain: the shortest legal path (GEO-27) to base contact with the enemy, cut at the allowance."""
-        from game.core.pathfind import shortest_path
+        from game.core.geometry.movement.paths import shortest_path
 
         d = math.hypot(e.x - m.x, e.y - m.y)
         f = (e.radius + m.radius + 0.02) / d

@@ -6,13 +6,13 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from game.mapxml import parse_bytes
+from game.maps.safexml import parse_bytes
 
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 
 
 def _edges(path: Path) -> int:
-    from game.maps import read_map
+    from game.maps.loader import read_map
 
     parsed = read_map(path)
     return sum(len(m.points) for m in parsed.objects if m.ok and m.cls == "Terrain")
@@ -22,8 +22,8 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     """`map_load_ms`: median wall time of `load_map` (XML, pytmx, inches, Battlefield, shapely footprints and
     STRtree) plus the LOS world every sight/cover/template query uses (`sightworld.build_world`, JIT excluded)
     on the shipped map with the most terrain edges; baseline: parsing the same XML only."""
-    from game.core.sightworld import world_of
-    from game.maps import load_map
+    from game.core.geometry.sight.world import world_of
+    from game.maps.loader import load_map
 
     maps = sorted(MAPS_DIR.glob("*.tmx"))
     if not maps:

@@ -16,7 +16,7 @@ MOVE_BUDGET = 7.0  # a 6" Move with a 1" base (GEO-8, GAP-86)
 
 def _bench_map():  # type: ignore[no-untyped-def]
     from game.benchmarks.maps import _edges
-    from game.maps import load_map
+    from game.maps.loader import load_map
 
     maps = sorted(MAPS_DIR.glob("*.tmx"))
     edges = {p: _edges(p) for p in maps}
@@ -25,7 +25,7 @@ def _bench_map():  # type: ignore[no-untyped-def]
 
 
 def _legal_point(bf, rng: random.Random, bases, z: float = 0.0, *, region=None):  # type: ignore[no-untyped-def]
-    from game.core.positions import position_fact
+    from game.core.geometry.movement.positions import position_fact
 
     for _ in range(10000):
         if region is not None:
@@ -54,7 +54,7 @@ def _queries(bf, rng: random.Random, bases, n: int):  # type: ignore[no-untyped-
     """n distinct (start, goal) pairs per kind: uniform ground, through difficult ground, between levels."""
     import shapely
 
-    from game.core.terrain_rules import levels, pieces_at
+    from game.core.geometry.terrain import levels, pieces_at
 
     at = pieces_at(bf, 0.0, HEIGHT)
     uniform, difficult, between = [], [], []
@@ -79,7 +79,7 @@ def _queries(bf, rng: random.Random, bases, n: int):  # type: ignore[no-untyped-
             continue
         if shapely.LineString([a[:2], b[:2]]).intersects(piece):
             difficult.append((a, b))
-    from game.core.navgraph import connected_levels, graph
+    from game.core.geometry.movement.graph import connected_levels, graph
 
     g = graph(bf, RADIUS, HEIGHT)
     raised = [lv for lv in levels(bf)[1:] if connected_levels(g, 0, lv.id)]  # floors reachable from the ground
@@ -95,7 +95,7 @@ def _queries(bf, rng: random.Random, bases, n: int):  # type: ignore[no-untyped-
 
 
 def _time_paths(bf, pairs, bases, side: str):  # type: ignore[no-untyped-def]
-    from game.core.pathfind import shortest_path
+    from game.core.geometry.movement.paths import shortest_path
 
     times, found = [], 0
     for a, b in pairs:
@@ -108,7 +108,7 @@ def _time_paths(bf, pairs, bases, side: str):  # type: ignore[no-untyped-def]
 
 def _baseline(bf, pairs, bases, side: str) -> float:
     """Straight-line verdicts by the cost function on the same pairs (what validating a dragged model costs)."""
-    from game.core.movement import path_cost
+    from game.core.geometry.movement.cost import path_cost
 
     times = []
     for a, b in pairs:
@@ -122,8 +122,8 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     """`path_query_ms` (+`_difficult`, `_levels`): median shortest_path time per third of the queries;
     `path_graph_build_ms`: NavGraph build per map and base size; `reach_overlay_ms` (+`_difficult`): median
     reach region for a 6" move (7" with a 1" base), against the one-to-all search it starts with."""
-    from game.core import navgraph
-    from game.core.reach import reach
+    from game.core.geometry.movement import graph as navgraph
+    from game.core.geometry.movement.reach import reach
 
     path, edges, bf = _bench_map()
     rng = random.Random(7)
@@ -172,8 +172,8 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
 
 def _search_only(bf, starts, bases) -> float:  # type: ignore[no-untyped-def]
     """Median time of the one-to-all graph search that `reach` starts with (shared with shortest_path)."""
-    from game.core.navgraph import graph
-    from game.core.pathfind import _enemies, _Query
+    from game.core.geometry.movement.graph import graph
+    from game.core.geometry.movement.paths import _enemies, _Query
 
     g = graph(bf, RADIUS, HEIGHT)
     times = []

@@ -6,8 +6,8 @@ import statistics
 import time
 from typing import Any, Callable
 
-from game.core.odds import ranged_round
-from game.core.odds_pools import TABLE_DICE, build_tables
+from game.core.odds.ranged import ranged_round
+from game.core.odds.pools import TABLE_DICE, build_tables
 from game.odds_cli import build_attack, odds_from_spec
 from game.core.settings import Settings
 

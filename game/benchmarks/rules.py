@@ -6,8 +6,8 @@ import time
 from collections import Counter
 from typing import Callable
 
-from game.core.rules import apply
-from game.core.setup import new_game, scenario
+from game.core.rules.apply import apply
+from game.core.rules.setup import new_game, scenario
 
 
 def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:

@@ -17,11 +17,11 @@ from typing import Callable
 import shapely
 
 from game.core.battlefield import Base, Battlefield, Movement, Scene
-from game.core.cover import cover_against
-from game.core.sight import line_of_sight
-from game.core.sight_jit import kernels
-from game.core.sightbatch import all_pairs, check_pairs, naive_check
-from game.core.sightworld import clear_query_caches, world_of
+from game.core.geometry.sight.cover import cover_against
+from game.core.geometry.sight.los import line_of_sight
+from game.core.geometry.sight.jit import kernels
+from game.core.geometry.sight.batch import all_pairs, check_pairs, naive_check
+from game.core.geometry.sight.world import clear_query_caches, world_of
 
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 RADIUS = 0.5
@@ -30,7 +30,7 @@ HEIGHT = 1.25
 
 def bench_map() -> tuple[Battlefield, int]:
     """The shipped map with the most terrain edges (outer rings and holes), and that count."""
-    from game.maps import load_map  # the only pytmx user
+    from game.maps.loader import load_map  # the only pytmx user
 
     best: tuple[Battlefield, int] | None = None
     for path in sorted(MAPS_DIR.glob("*.tmx")):

@@ -110,7 +110,7 @@ def save_game(path: str | Path, state: GameState, record: Record) -> None:
 def load_save(path: str | Path, *, load_map: Callable[[str], Battlefield] | None = None) -> tuple[GameState, Record]:
     """Load a save; a corrupt, foreign or newer-version file raises RecordError and changes nothing.
 
-    `load_map` turns the record's map path into a Battlefield (game.maps.load_map; the core never parses maps).
+    `load_map` turns the record's map path into a Battlefield (game.maps.loader.load_map; the core never parses maps).
     """
     where = str(path)
     try:

@@ -6,14 +6,14 @@ import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-MAT = (104, 108, 74)  # the olive table mat the sprites are seen on (game.render_map.PALETTE.mat)
+MAT = (104, 108, 74)  # the olive table mat the sprites are seen on (game.render.picture.PALETTE.mat)
 
 
 def contact_sheet(root: Path, *, width: int = 1400):  # -> pygame.Surface
     """Every PNG under root, grouped by folder, each at full size and beside it at half size, labelled."""
     import pygame
 
-    from game.render_map import BOLD_FONT_FILE, FONT_FILE, _font_path
+    from game.render.picture import BOLD_FONT_FILE, FONT_FILE, _font_path
 
     pygame.font.init()
     font = pygame.font.Font(_font_path(FONT_FILE), 11)

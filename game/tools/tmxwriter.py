@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 from xml.sax.saxutils import quoteattr
 
-from game.mapschema import ClassType, MemberType, class_type, project_document
+from game.maps.schema import ClassType, MemberType, class_type, project_document
 
 # Property sets of common terrain (GEO-10, GEO-12 cover defaults); heights are given per object.
 PRESETS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
@@ -198,7 +198,7 @@ class TmxMap:
 
 
 def write_project(path: str | Path) -> Path:
-    """Write the `.tiled-project` with the format's propertyTypes (game.mapschema)."""
+    """Write the `.tiled-project` with the format's propertyTypes (game.maps.schema)."""
     p = Path(path)
     p.write_text(json.dumps(project_document(), indent=4) + "\n", encoding="utf-8")
     return p

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping, TypeVar
 
-from game.core.geometry import EPS
+from game.core.tolerance import EPS
 
 T = TypeVar("T")
 

@@ -1,0 +1,1 @@
+"""The battlefield geometry in inches (GEO-*): distances, terrain, sight and cover, templates, movement."""

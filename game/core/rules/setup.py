@@ -1,0 +1,213 @@
+"""Scenarios and new games: crews, zones, tasks, the turn limit and deployment order (TURN-2, TURN-4)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from game.core.battlefield import Battlefield, Zone
+from game.core.catalog import Catalog, load_catalog
+from game.core.dice import Rng, seed_state
+from game.core.events import Event
+from game.core.geometry.polygon import rect
+from game.core.settings import Settings
+from game.core.state import GameState, ModelProfile, ModelState, SideKind, SideState, TaskState, UnitState
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    """One crew member as the roster gives it (ROSTER-12.MODEL)."""
+
+    id: str
+    name: str
+    level: str  # "leader", "rookie", "hardened", "veteran"
+    armour: str
+    weapons: tuple[str, ...]
+    skills: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    grenades: tuple[tuple[str, int], ...] = ()  # ARMORY-5.1.GRENADE-CARRY (2 free)
+
+
+@dataclass(frozen=True, slots=True)
+class CrewSpec:
+    side: str
+    name: str
+    zone: str
+    models: tuple[ModelSpec, ...]
+    controller: str = "human"
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSpec:
+    """A complex task object on the table (CORE-3.4.TASK)."""
+
+    id: str
+    name: str
+    x: float
+    y: float
+    radius: float
+    difficulty: int
+    actions: int
+    mechanical: bool = False
+    explosive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A playable setup: table, zones, crews, tasks and an optional fixed turn limit (SCEN-10)."""
+
+    id: str
+    name: str
+    table: tuple[float, float]
+    zones: tuple[Zone, ...]
+    crews: tuple[CrewSpec, ...]
+    tasks: tuple[TaskSpec, ...] = ()
+    turn_limit: int | None = None
+    notes: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+    k_limit: int | None = 12  # agreed Khrabrost' limit per crew (CREW-7.1.K-LIMITS, ZONE-8.1.PARITY); None = no limit
+
+
+def build_profile(catalog: Catalog, spec: ModelSpec) -> ModelProfile:
+    """Resolve a roster entry into numbers: recruit profile, armour, support weapon (CREW-7.1, ARMORY-5.3)."""
+    rec = catalog.recruit(spec.level)
+    armour = catalog.armour(spec.armour)
+    support = any(catalog.weapon(w).is_support for w in spec.weapons)
+    return ModelProfile(
+        name=spec.name,
+        move=float(rec.move),
+        ca=rec.ca,
+        armour=spec.armour,
+        armor=armour.armor,
+        armour_move_mod=float(armour.move_mod),
+        will=rec.will,
+        wounds=rec.wounds,
+        actions=rec.actions,
+        experience=rec.experience,
+        base_diameter=rec.base_diameter,
+        height=rec.height,
+        skills=tuple(spec.skills),
+        weapons=tuple(spec.weapons),
+        support_weapon=support,
+        leader="leader" in spec.skills,
+        obscured=armour.obscured.value,
+        save_dice=armour.save_dice,
+        will_exempt=armour.will_exempt,
+    )
+
+
+def check_k_limit(scenario: Scenario, profiles: Mapping[str, list[ModelProfile]]) -> None:
+    """TURN-2 / ZONE-8.1.PARITY: every crew's Khrabrost' (its members' actions per turn, CREW-7.1.KHRABROST)
+    must not exceed the scenario's K limit (TV-05: 9K is legal at 9, 10 is not)."""
+    if scenario.k_limit is None:
+        return
+    for crew in scenario.crews:
+        k = sum(p.actions for p in profiles[crew.side])
+        if k > scenario.k_limit:
+            raise ValueError(f"scenario {scenario.id}: crew {crew.name!r} ({crew.side}) is {k}K, over the "
+                             f"{scenario.k_limit}K limit (ZONE-8.1.PARITY); field fewer or less experienced "
+                             f"models, or raise the scenario's k_limit")
+
+
+def new_game(
+    scenario: Scenario,
+    seed: int,
+    *,
+    settings: dict[str, Any] | None = None,
+    battlefield: Battlefield | None = None,
+) -> tuple[GameState, list[Event]]:
+    """Set up a game (TURN-2): seed the PRNG, place nothing, roll the turn limit and the deployment order."""
+    from game.core.rules.context import Ctx
+    from game.core.rules.turnrolls import begin_deployment, roll_environment, roll_turn_limit
+
+    overrides = dict(settings or {})
+    s = Settings(overrides, where=f"scenario {scenario.id}")
+    catalog = load_catalog(s)
+    if battlefield is None:
+        battlefield = Battlefield(name=f"open-{scenario.id}", width=scenario.table[0], height=scenario.table[1],
+                                  zones=scenario.zones)
+    st = GameState(scenario=scenario.id, seed=seed, rng=Rng(seed_state(seed)), settings=s.overrides,
+                   table=(battlefield.width, battlefield.height), map_path=battlefield.source,
+                   map_sha256=battlefield.sha256, battlefield=battlefield)
+    profiles = {crew.side: [build_profile(catalog, ms) for ms in crew.models] for crew in scenario.crews}
+    check_k_limit(scenario, profiles)
+    for crew in scenario.crews:
+        st.sides.append(SideState(crew.side, crew.name, SideKind.CREW, crew.controller, crew.zone))
+        for ms, profile in zip(crew.models, profiles[crew.side]):
+            st.units[ms.id] = UnitState(ms.id, crew.side, [ms.id])
+            st.models[ms.id] = ModelState(ms.id, ms.id, crew.side, profile, items=list(ms.items),
+                                          grenades=dict(ms.grenades))
+    for t in scenario.tasks:
+        st.tasks[t.id] = TaskState(t.id, t.name, t.x, t.y, t.radius, t.difficulty, t.actions, t.mechanical,
+                                   t.explosive)
+    ctx = Ctx(st, st.rng, battlefield)
+    ctx.emit("setup", ("TURN-2",), scenario=scenario.id, seed=seed, settings=s.overrides,
+             map=battlefield.source, map_sha256=battlefield.sha256,
+             table=[battlefield.width, battlefield.height])
+    st.turn_limit = roll_turn_limit(ctx, scenario.turn_limit)
+    roll_environment(ctx)
+    begin_deployment(ctx)
+    return st, ctx.events
+
+
+# --- the open-table demo (issue 2) -----------------------------------------------------------------
+
+
+def _open_table_demo() -> Scenario:
+    """Two crews of six on an open 36"x36" table with three complex tasks; corners 6"x6" (GAP-103)."""
+    zones = (Zone(1, "corner-nw", rect(0, 0, 6, 6)), Zone(2, "corner-se", rect(30, 30, 36, 36)))
+    vultures = CrewSpec("vultures", "The Vultures", "corner-nw", (
+        ModelSpec("v-boris", "Boris", "leader", "military", ("assault_rifle", "pistol"),
+                  ("leader", "unload"), ("electric_juice", "medkit", "red_dot"),
+                  (("hand_grenade", 1), ("smoke", 1))),
+        ModelSpec("v-katya", "Katya", "hardened", "civilian", ("assault_rifle", "knife"),
+                  ("bone_doc",), ("medkit", "medkit"),
+                  (("flash_bang", 2),)),
+        ModelSpec("v-lev", "Lev", "hardened", "civilian", ("shotgun", "machete"), ("fuse_cutter",),
+                  ("tool_kit", "electric_juice"), (("hand_grenade", 2), ("satchel_charge", 1))),
+        ModelSpec("v-misha", "Misha", "rookie", "improvised", ("squad_lmg", "knife"), (), ("medkit",)),
+        ModelSpec("v-oleg", "Oleg", "rookie", "improvised", ("flame_thrower", "knife"), (), ("binoculars",)),
+        ModelSpec("v-pasha", "Pasha", "rookie", "improvised", ("pistol", "knife"), (), ("gas_mask",),
+                  (("molotov", 2),)),
+    ))
+    wolves = CrewSpec("wolves", "The Grey Wolves", "corner-se", (
+        ModelSpec("w-gennady", "Gennady", "leader", "advanced", ("battle_rifle", "pistol"),
+                  ("leader", "hard"), ("medkit", "electric_juice", "scope"), (("hand_grenade", 2),)),
+        ModelSpec("w-dasha", "Dasha", "hardened", "civilian", ("assault_rifle", "knife"), ("hustle",),
+                  ("medkit", "red_dot")),
+        ModelSpec("w-ilya", "Ilya", "hardened", "civilian", ("smg", "machete"), ("knife_man",),
+                  ("electric_juice", "tool_kit"), (("smoke", 1), ("molotov", 1))),
+        ModelSpec("w-kolya", "Kolya", "rookie", "improvised", ("grenade_launcher", "knife"), (), ("medkit",)),
+        ModelSpec("w-nina", "Nina", "rookie", "improvised", ("shotgun", "knife"), (), ("electric_juice",),
+                  (("flash_bang", 2),)),
+        ModelSpec("w-sasha", "Sasha", "rookie", "improvised", ("pistol", "knife"), (), ("binoculars",)),
+    ))
+    tasks = (
+        TaskSpec("radio", "the radio mast", 18.0, 18.0, 1.0, difficulty=1, actions=2, mechanical=True),
+        TaskSpec("ied", "the roadside IED", 10.0, 26.0, 0.5, difficulty=2, actions=2, explosive=True),
+        TaskSpec("locker", "the supply locker", 26.0, 10.0, 0.75, difficulty=0, actions=1),
+    )
+    return Scenario("open-table-demo", "Open-table demo", (36.0, 36.0), zones, (vultures, wolves), tasks,
+                    notes="Two crews, no terrain: moves, tasks, orders, shooting, melee, grenades, blasts and flame.")
+
+
+SCENARIOS: Mapping[str, Scenario] = MappingProxyType({s.id: s for s in (_open_table_demo(),)})
+MAP_DEMO = "map-demo"
+
+
+def scenario(scenario_id: str) -> Scenario:
+    try:
+        return SCENARIOS[scenario_id]
+    except KeyError:
+        raise KeyError(f"unknown scenario {scenario_id!r}; known: {sorted(SCENARIOS)}") from None
+
+
+def map_demo(bf: Battlefield) -> Scenario:
+    """The demo crews on a map: they deploy in the map's first two deployment zones (TURN-4); no tasks."""
+    zones = [z for z in bf.zones if z.kind == "deployment"]
+    if len(zones) < 2:
+        raise ValueError(f"{bf.source or bf.name}: a demo needs two deployment zones, the map has {len(zones)}")
+    base = _open_table_demo()
+    crews = tuple(replace(c, zone=zones[i].name) for i, c in enumerate(base.crews))
+    return Scenario(MAP_DEMO, f"Demo on {bf.name}", (bf.width, bf.height), (), crews,
+                    notes="The demo crews on a terrain map.")

@@ -1,0 +1,409 @@
+"""`zona-alfa render-map`: a picture of a Battlefield drawn from its object geometry, with pluggable overlays."""
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+
+import numpy as np
+import shapely
+
+from game.core.battlefield import Anchor, Area, Battlefield, Connector, ConnectorKind, Cover, Movement, TerrainPiece
+
+if TYPE_CHECKING:
+    import pygame
+
+Colour = tuple[int, int, int]
+ToPx = Callable[[tuple[float, float]], tuple[float, float]]
+Overlay = Callable[["pygame.Surface", ToPx], None]
+
+FONT_FILE = "DejaVuSans.ttf"
+BOLD_FONT_FILE = "DejaVuSans-Bold.ttf"
+REACTION_RADIUS_IN = 3.0  # MISSION-8.2.TRIGGER: drawn around hot spots
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """The Zone's palette (STYLE.md): olive, moss, mud, concrete greys, rust; yellow/cyan kept for hot spots."""
+
+    frame: Colour = (38, 38, 33)
+    mat: Colour = (104, 108, 74)  # muted olive table mat
+    grid: Colour = (94, 98, 66)
+    grid_major: Colour = (80, 84, 56)
+    ink: Colour = (236, 232, 214)
+    dark_ink: Colour = (30, 30, 26)
+    moss: Colour = (70, 94, 52)
+    soft: Colour = (96, 112, 62)
+    mud: Colour = (126, 106, 76)
+    concrete: Colour = (152, 152, 146)
+    dark_concrete: Colour = (96, 99, 101)
+    rust: Colour = (134, 78, 52)
+    floor: Colour = (170, 150, 122)
+    water: Colour = (62, 82, 84)
+    stairs: Colour = (200, 172, 112)
+    zone: Colour = (110, 138, 160)
+    marker: Colour = (226, 222, 204)
+    hazard: Colour = (232, 190, 36)  # hazard yellow: hot spots
+    anomaly: Colour = (64, 214, 224)  # anomaly cyan
+
+
+PALETTE = Palette()
+
+
+def _fill(p: TerrainPiece, pal: Palette) -> Colour:
+    """Fill colour by kind, cover class and movement."""
+    if p.area is Area.WOODS:
+        return pal.moss
+    if p.kind == "roof":
+        return pal.rust
+    if p.kind == "floor":
+        return pal.floor
+    if p.kind == "water":
+        return pal.water
+    return {
+        Cover.NONE: pal.mud if p.movement is Movement.DIFFICULT else pal.floor,
+        Cover.OBSTRUCTION: pal.mud,
+        Cover.SOFT: pal.soft,
+        Cover.HARD: pal.concrete,
+        Cover.HARDENED: pal.dark_concrete,
+    }[p.cover]
+
+
+def _shade(c: Colour, top: float) -> Colour:
+    """Higher tops are lighter (they stand closer to the light), up to +30% at 6" and above."""
+    k = min(0.30, max(0.0, top) * 0.05)
+    return tuple(int(v + (255 - v) * k) for v in c)  # type: ignore[return-value]
+
+
+def _darker(c: Colour, k: float = 0.45) -> Colour:
+    return tuple(int(v * (1 - k)) for v in c)  # type: ignore[return-value]
+
+
+def _font_path(name: str) -> str:
+    return str(Path(__file__).resolve().parents[1] / "assets" / "fonts" / name)
+
+
+class _Painter:
+    """Draws one Battlefield at a scale; keeps fonts and the coordinate transform together."""
+
+    def __init__(self, bf: Battlefield, ppi: float, margin: float, pal: Palette) -> None:
+        import pygame
+
+        self.pg = pygame
+        self.bf = bf
+        self.ppi = ppi
+        self.margin = margin
+        self.pal = pal
+        self.top = margin * 2.0  # room for the title above the ruler
+        size = (round(bf.width * ppi + 2 * margin), round(bf.height * ppi + margin + self.top))
+        self.surface = pygame.Surface(size, pygame.SRCALPHA)
+        self.layer = pygame.Surface(size, pygame.SRCALPHA)
+        self.small = pygame.font.Font(_font_path(FONT_FILE), max(9, round(ppi * 0.42)))
+        self.label = pygame.font.Font(_font_path(BOLD_FONT_FILE), max(10, round(ppi * 0.5)))
+        self.title = pygame.font.Font(_font_path(BOLD_FONT_FILE), max(12, round(margin * 0.6)))
+
+    def to_px(self, p: tuple[float, float]) -> tuple[float, float]:
+        return (self.margin + p[0] * self.ppi, self.top + p[1] * self.ppi)
+
+    def poly_px(self, pts: Sequence[tuple[float, float]], dx: float = 0.0, dy: float = 0.0) -> list[tuple[float, float]]:
+        arr = np.asarray(pts, dtype=float) * self.ppi + (self.margin + dx, self.top + dy)
+        return [tuple(q) for q in arr]  # type: ignore[misc]
+
+    def text(self, s: str, at: tuple[float, float], *, font: Any = None, colour: Colour | None = None,
+             anchor: str = "center", halo: bool = True) -> None:
+        font = font or self.small
+        colour = colour or self.pal.ink
+        img = font.render(s, True, colour)
+        rect = img.get_rect(**{anchor: (round(at[0]), round(at[1]))})
+        if halo:
+            back = self.pg.Surface((rect.w + 4, rect.h), self.pg.SRCALPHA)
+            back.fill((*self.pal.dark_ink, 150))
+            self.surface.blit(back, (rect.x - 2, rect.y))
+        self.surface.blit(img, rect)
+
+    def translucent_polygon(self, pts: list[tuple[float, float]], rgba: tuple[int, int, int, int]) -> None:
+        self.layer.fill((0, 0, 0, 0))
+        self.pg.draw.polygon(self.layer, rgba, pts)
+        self.surface.blit(self.layer, (0, 0))
+
+    def dashed(self, pts: list[tuple[float, float]], colour: Colour, *, closed: bool = True, dash: float = 6.0,
+               width: int = 2) -> None:
+        ring = pts + [pts[0]] if closed else pts
+        for (x0, y0), (x1, y1) in zip(ring, ring[1:]):
+            length = float(np.hypot(x1 - x0, y1 - y0))
+            n = max(1, int(length // dash))
+            for k in range(0, n, 2):
+                a, b = k / n, min(1.0, (k + 1) / n)
+                self.pg.draw.line(self.surface, colour, (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
+                                  (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b), width)
+
+
+def _draw_table(pt: _Painter) -> None:
+    pg, pal, bf = pt.pg, pt.pal, pt.bf
+    pt.surface.fill(pal.frame)
+    x0, y0 = pt.to_px((0, 0))
+    x1, y1 = pt.to_px((bf.width, bf.height))
+    pg.draw.rect(pt.surface, pal.mat, pg.Rect(round(x0), round(y0), round(x1 - x0), round(y1 - y0)))
+    for i in range(1, int(bf.width)):
+        c = pal.grid_major if i % 6 == 0 else pal.grid
+        pg.draw.line(pt.surface, c, pt.to_px((i, 0)), pt.to_px((i, bf.height)), 1)
+    for j in range(1, int(bf.height)):
+        c = pal.grid_major if j % 6 == 0 else pal.grid
+        pg.draw.line(pt.surface, c, pt.to_px((0, j)), pt.to_px((bf.width, j)), 1)
+    for i in range(0, int(bf.width) + 1, 6):
+        pt.text(f'{i}"', (pt.to_px((i, 0))[0], y0 - pt.margin * 0.2), anchor="midbottom", halo=False)
+    for j in range(0, int(bf.height) + 1, 6):
+        pt.text(f'{j}"', (x0 - pt.margin * 0.15, pt.to_px((0, j))[1]), anchor="midright", halo=False)
+    pt.text(f"{bf.name}  {bf.width:g}\" x {bf.height:g}\"", (x0, pt.margin * 0.2), font=pt.title,
+            anchor="topleft", halo=False)
+
+
+def _draw_zones(pt: _Painter) -> None:
+    for z in pt.bf.zones:
+        pts = pt.poly_px(z.footprint)
+        pt.translucent_polygon(pts, (*pt.pal.zone, 60))
+        pt.dashed(pts, pt.pal.zone)
+        c = shapely.Polygon(z.footprint).representative_point()
+        pt.text(z.name, pt.to_px((c.x, c.y)), colour=pt.pal.ink)
+
+
+def _woods_crowns(pt: _Painter, p: TerrainPiece, poly: Any) -> None:
+    """Tree crowns on a 1.2" grid inside a woods footprint (vectorised containment)."""
+    minx, miny, maxx, maxy = poly.bounds
+    gx, gy = np.meshgrid(np.arange(minx + 0.6, maxx, 1.2), np.arange(miny + 0.6, maxy, 1.2))
+    xs, ys = gx.ravel(), gy.ravel()
+    xs = xs + np.where((np.round((ys - miny) / 1.2) % 2) == 1, 0.6, 0.0)
+    inside = shapely.contains_xy(poly, xs, ys)
+    colour = _darker(pt.pal.moss, 0.25)
+    for x, y in zip(xs[inside], ys[inside]):
+        pt.pg.draw.circle(pt.surface, colour, pt.to_px((x, y)), pt.ppi * 0.42)
+        pt.pg.draw.circle(pt.surface, _shade(pt.pal.moss, 2.0), pt.to_px((x - 0.1, y - 0.1)), pt.ppi * 0.22)
+
+
+def _hatch(pt: _Painter, pts: list[tuple[float, float]], colour: Colour) -> None:
+    """Diagonal hatching for difficult ground, clipped to the piece (GEO-8)."""
+    pg = pt.pg
+    xs, ys = [q[0] for q in pts], [q[1] for q in pts]
+    rect = pg.Rect(int(min(xs)), int(min(ys)), int(max(xs) - min(xs)) + 2, int(max(ys) - min(ys)) + 2)
+    mask = pg.Surface(rect.size, pg.SRCALPHA)
+    local = [(x - rect.x, y - rect.y) for x, y in pts]
+    step = max(4, int(pt.ppi * 0.3))
+    for k in range(-rect.h, rect.w, step):
+        pg.draw.line(mask, (*colour, 170), (k, rect.h), (k + rect.h, 0), 1)
+    clip = pg.Surface(rect.size, pg.SRCALPHA)
+    pg.draw.polygon(clip, (255, 255, 255, 255), local)
+    mask.blit(clip, (0, 0), special_flags=pg.BLEND_RGBA_MIN)
+    pt.surface.blit(mask, rect.topleft)
+
+
+def _draw_piece(pt: _Painter, p: TerrainPiece, poly: Any) -> None:
+    pg, pal = pt.pg, pt.pal
+    pts = pt.poly_px(p.footprint)
+    height = p.top_z - p.bottom_z
+    shadow = min(0.35, 0.06 * p.top_z) * pt.ppi
+    if height > 0 and shadow >= 1 and p.area is not Area.WOODS:
+        pt.translucent_polygon(pt.poly_px(p.footprint, shadow, shadow), (0, 0, 0, 70))
+    fill = _shade(_fill(p, pal), p.top_z)
+    if p.area is Area.WOODS:
+        pt.translucent_polygon(pts, (*fill, 140))
+        _woods_crowns(pt, p, poly)
+    elif p.kind in ("roof", "floor"):
+        pt.translucent_polygon(pts, (*fill, 120 if p.kind == "roof" else 95))
+    elif p.kind == "lintel":  # a lintel spans a door or window gap: outline only, so the gap stays visible
+        pg.draw.polygon(pt.surface, _darker(fill, 0.25), pts, 1)
+        return
+    elif p.kind == "sill":
+        pg.draw.polygon(pt.surface, _shade(fill, 6.0), pts)
+    else:
+        pg.draw.polygon(pt.surface, fill, pts)
+    if p.movement is Movement.DIFFICULT:
+        _hatch(pt, pts, _darker(fill, 0.5))
+    edge = 2 if p.movement is Movement.IMPASSABLE else 1
+    pg.draw.polygon(pt.surface, _darker(fill), pts, edge)
+
+
+WALL_KINDS = ("wall", "sill", "lintel")
+
+
+def _ground_storey_tops(bf: Battlefield) -> dict[str, float]:
+    """Per building, the top of its lowest floor slab or roof: walls up to there form the ground plan."""
+    tops: dict[str, float] = {}
+    for p in bf.pieces:
+        if p.building and p.kind in ("floor", "roof"):
+            tops[p.building] = min(tops.get(p.building, p.top_z), p.top_z)
+    return tops
+
+
+def _draw_pieces(pt: _Painter, polys: Sequence[Any]) -> None:
+    """A ground plan: lowest tops first; upper-storey walls as outlines; ground-storey walls, sills and
+    lintels last, so door gaps and windows show through roofs and upper floors."""
+    ground = _ground_storey_tops(pt.bf)
+
+    def rank(p: TerrainPiece) -> int:
+        if not (p.building and p.kind in WALL_KINDS):
+            return 1
+        return 2 if p.bottom_z < ground.get(p.building, float("inf")) else 0
+
+    order = sorted(range(len(pt.bf.pieces)), key=lambda i: (rank(pt.bf.pieces[i]), pt.bf.pieces[i].top_z, i))
+    for i in order:
+        p = pt.bf.pieces[i]
+        if rank(p) == 0:
+            pt.pg.draw.polygon(pt.surface, _darker(_fill(p, pt.pal), 0.2), pt.poly_px(p.footprint), 1)
+        else:
+            _draw_piece(pt, p, polys[i])
+
+
+def _draw_height_labels(pt: _Painter, polys: Sequence[Any]) -> None:
+    """One label per building (name and top height) and a height label on every larger loose piece."""
+    buildings: dict[str, list[int]] = {}
+    for i, p in enumerate(pt.bf.pieces):
+        if p.building:
+            buildings.setdefault(p.building, []).append(i)
+        elif polys[i].area >= 2.0 and p.top_z > 0:
+            c = polys[i].representative_point()
+            pt.text(f'{p.top_z:g}"', pt.to_px((c.x, c.y)))
+    for name, idx in buildings.items():
+        union = shapely.union_all([polys[i] for i in idx])
+        top = max(pt.bf.pieces[i].top_z for i in idx)
+        minx, miny, maxx, maxy = union.bounds
+        pt.text(f'{name} {top:g}"', pt.to_px(((minx + maxx) / 2, (miny + maxy) / 2)), font=pt.label)
+
+
+def _draw_connectors(pt: _Painter) -> None:
+    pg, pal = pt.pg, pt.pal
+    for c in pt.bf.connectors:
+        a, b = np.array(c.start[:2]), np.array(c.end[:2])
+        d = b - a
+        length = float(np.hypot(*d)) or 1.0
+        n = np.array([-d[1], d[0]]) / length * c.width / 2
+        rails = [(a + n, b + n), (a - n, b - n)] if c.kind is ConnectorKind.LADDER else []
+        for r0, r1 in rails:
+            pg.draw.line(pt.surface, pal.stairs, pt.to_px(tuple(r0)), pt.to_px(tuple(r1)), 2)
+        steps = max(2, int(length / 0.3))
+        for k in range(steps + 1):
+            q = a + d * k / steps
+            pg.draw.line(pt.surface, _darker(pal.stairs, 0.2), pt.to_px(tuple(q + n)), pt.to_px(tuple(q - n)), 2)
+        pg.draw.line(pt.surface, pal.stairs, pt.to_px(tuple(a)), pt.to_px(tuple(b)), 1)
+        pg.draw.circle(pt.surface, pal.stairs, pt.to_px(tuple(b)), max(2, pt.ppi * 0.12))
+        below = a - d / length * 0.45  # the heights go just past the low end, clear of building labels
+        pt.text(f"{c.start[2]:g}>{c.end[2]:g}", pt.to_px(tuple(below)))
+
+
+def _anchor_colour(a: Anchor, pal: Palette) -> Colour:
+    tag = f"{a.kind} {a.name}".lower()
+    if "hotspot" in tag or "hot-spot" in tag:
+        return pal.hazard
+    if "anomaly" in tag:
+        return pal.anomaly
+    return pal.marker
+
+
+def _draw_anchors(pt: _Painter) -> None:
+    pg = pt.pg
+    for a in pt.bf.anchors:
+        colour = _anchor_colour(a, pt.pal)
+        centre = pt.to_px(a.point)
+        if a.footprint:
+            pt.dashed(pt.poly_px(a.footprint), colour, dash=4.0)
+        else:
+            r = pt.ppi * 0.28
+            diamond = [(centre[0], centre[1] - r), (centre[0] + r, centre[1]), (centre[0], centre[1] + r),
+                       (centre[0] - r, centre[1])]
+            pg.draw.polygon(pt.surface, colour, diamond)
+            pg.draw.polygon(pt.surface, pt.pal.dark_ink, diamond, 1)
+        if colour == pt.pal.hazard:
+            pg.draw.circle(pt.surface, colour, centre, REACTION_RADIUS_IN * pt.ppi, 2)
+        pt.text(a.name, (centre[0], centre[1] + pt.ppi * 0.35), colour=colour, anchor="midtop")
+
+
+def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: Iterable[Overlay] = (),
+                       palette: Palette = PALETTE, art: str | Path | None = None) -> "pygame.Surface":
+    """Draw the table from its object geometry, then each overlay as `overlay(surface, to_px)`.
+
+    `art`: a sprites/ directory; the mat and the pieces are then textured by class (game/render/art.py).
+
+    Pieces are filled by cover class and movement, shaded and shadowed by height, labelled by height;
+    zones, connectors and anchors are named. `to_px((x, y))` maps inches (GEO-1) to pixels.
+    """
+    import pygame
+
+    if not pygame.font.get_init():
+        pygame.font.init()
+    pt = _Painter(bf, px_per_inch, max(24.0, px_per_inch * 1.5), palette)
+    polys = [shapely.Polygon(p.footprint) for p in bf.pieces]
+    _draw_table(pt)
+    tile_art = None
+    if art is not None:
+        from game.render.art import Art, draw_ground
+
+        tile_art = Art(Path(art), px_per_inch)
+        draw_ground(pt, tile_art)
+    _draw_zones(pt)
+    if tile_art is None:
+        _draw_pieces(pt, polys)
+    else:
+        from game.render.art import draw_pieces
+
+        draw_pieces(pt, polys, tile_art)
+    _draw_connectors(pt)
+    _draw_height_labels(pt, polys)
+    _draw_anchors(pt)
+    for overlay in overlays:
+        overlay(pt.surface, pt.to_px)
+    return pt.surface
+
+
+def headless() -> None:
+    """Select SDL's dummy video and audio drivers before pygame starts (TECH-NOTES: headless pygame)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a Tiled .tmx map")
+    parser.add_argument("--out", required=True, metavar="PNG", help="where to write the picture")
+    parser.add_argument("--px-per-inch", type=float, default=20.0, help="scale of the picture (default 20)")
+    sprites = str(Path(__file__).resolve().parents[2] / "sprites")
+    parser.add_argument("--art", nargs="?", const=sprites, default=sprites, metavar="SPRITES",
+                        help="sprites folder for the tile art the table is textured with (default: sprites/)")
+    parser.add_argument("--plain", action="store_true",
+                        help="draw the object geometry only: fills by cover class and movement, no tile art")
+    from game.render.overlays import add_overlay_arguments  # --model/--los/--template/--smoke (docs/geometry.md)
+
+    add_overlay_arguments(parser)
+    from game.render.overlays_move import add_move_arguments  # --path/--reach (docs/movement.md)
+
+    add_move_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from game.maps.loader import MapError, load_map
+
+    headless()
+    import pygame
+
+    try:
+        bf = load_map(args.file)
+    except MapError as err:
+        print(err)
+        return 1
+    pygame.font.init()
+    from game.render.overlays import PlacementError, overlays_from_args
+
+    try:
+        overlays = overlays_from_args(bf, args)
+        from game.render.overlays_move import move_overlays_from_args
+
+        overlays = move_overlays_from_args(bf, args) + overlays  # move range under LOS lines (STYLE.md)
+    except PlacementError as err:
+        print(f"{args.file}: {err}")
+        return 2
+    surface = render_battlefield(bf, px_per_inch=args.px_per_inch, overlays=overlays, art=None if args.plain else args.art)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, str(out))
+    print(f"{out}: {surface.get_width()}x{surface.get_height()} px, {len(bf.pieces)} pieces")
+    return 0
