@@ -14,7 +14,8 @@ from game.core.catalog import load_catalog
 from game.core.dice import ScriptedDice
 from game.core.rules.modifiers import AttackSituation, save_tn
 from game.core.odds.ranged import defender_round, initiative_odds
-from game.core.odds.actions import attack_odds, odds_ctx, unit_facts
+from game.core.odds.actions import attack_odds
+from game.core.odds.facts import odds_ctx, unit_facts
 from game.core.odds.pools import pool_dist
 from game.core.rules.context import Ctx
 from game.core.rules.turnrolls import roll_initiative

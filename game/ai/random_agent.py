@@ -31,10 +31,9 @@ from game.core.actions import (
     UseItem,
     Withdraw,
 )
-from game.core.rules.context import settings_of
-from game.core.rules.moves import hustle_due
+from game.core.rules import settings_of
 from game.core.geometry.polygon import polygon_bounds
-from game.core.rules.apply import eligible_units, remaining, validate
+from game.core.rules import eligible_units, hustle_due, remaining, validate
 from game.core.state import GameState, ModelState, Phase
 from game.core.rules.stats import move_allowance
 

@@ -7,8 +7,12 @@ from fractions import Fraction
 from game.core.actions import IllegalAction, MeleeAttack
 from game.core.dice import Crit
 from game.core.rules.modifiers import AttackNumbers
+from game.core.odds.facts import odds_ctx, unit_facts
 from game.core.odds.pools import crit_of, pool_dist
 from game.core.odds.unit import Dist, Snap, UnitFacts, add_pins, inflict_on_unit
+from game.core.rules.attack import expected_wound_chance, lead_model, numbers, pooled_fp, situation
+from game.core.rules.melee import defender_weapon, melee_profile
+from game.core.rules.queries import catalog_of, sole_model
 from game.core.state import GameState
 
 PARRY_POLICIES = ("ai", "max")
@@ -164,11 +168,6 @@ def _saves(u: UnitFacts, snap: Snap, hits: int, tn: int, group: int, g: int, nma
 def melee_odds(state: GameState, act: MeleeAttack, *, context: str = "own",
                policies: tuple[str, ...] = PARRY_POLICIES) -> MeleeOdds:
     """melee.do_melee before the roll: the attacker's weapon(s), the defender's best weapon, both TNs."""
-    from game.core.rules.fire import catalog_of, expected_wound_chance, lead_model, numbers, pooled_fp, situation
-    from game.core.rules.melee import _melee_profile, defender_weapon
-    from game.core.odds.actions import odds_ctx, unit_facts
-    from game.core.rules.unit_actions import sole_model
-
     ctx = odds_ctx(state)
     st = state
     m, t = sole_model(ctx, act.unit), st.models[act.target]
@@ -180,8 +179,8 @@ def melee_odds(state: GameState, act: MeleeAttack, *, context: str = "own",
     aim = bool(context == "own" and activation is not None and activation.unit == m.unit and activation.aim)
     s_a = situation(ctx, m, t, melee=True, aim=aim)
     weapons = [cat.weapon(act.weapon)] + ([cat.weapon(act.second_weapon)] if act.second_weapon else [])
-    a_nums = tuple(numbers(ctx, m, t, w, _melee_profile(w, m), s_a,
-                           fp=pooled_fp(ctx, m, t, w, _melee_profile(w, m), melee=True) if i == 0 else None)
+    a_nums = tuple(numbers(ctx, m, t, w, melee_profile(w, m), s_a,
+                           fp=pooled_fp(ctx, m, t, w, melee_profile(w, m), melee=True) if i == 0 else None)
                    for i, w in enumerate(weapons))
     if len({n.save.value for n in a_nums}) > 1:
         # resolve_melee_round saves such hits in two rolls by Damage; this model has one save roll.
@@ -189,7 +188,7 @@ def melee_odds(state: GameState, act: MeleeAttack, *, context: str = "own",
                             "computed; the two save rolls are resolved separately by the engine", "SKILL-6.1.KNIFE-MAN")
     dw = defender_weapon(ctx, t, m)
     s_d = situation(ctx, t, m, melee=True)
-    dp = _melee_profile(dw, t)
+    dp = melee_profile(dw, t)
     d_nums = numbers(ctx, t, m, dw, dp, s_d, fp=pooled_fp(ctx, t, m, dw, dp, melee=True))
     return melee_round(unit_facts(ctx, m, t), unit_facts(ctx, t, m), a_nums, d_nums,
                        p_a=expected_wound_chance(a_nums[0]), p_b=expected_wound_chance(d_nums), policies=policies)

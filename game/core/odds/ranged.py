@@ -17,7 +17,7 @@ _FAILURE = Crit.FAILURE
 _ONE = Fraction(1)
 
 
-class _Acc:
+class Tally:
     """Named marginals accumulated from weighted leaves (integer weights over one denominator)."""
 
     __slots__ = ("d",)

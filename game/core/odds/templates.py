@@ -14,9 +14,14 @@ from game.core.dice import Crit, Modifier, TargetNumber
 from game.core.geometry.distance import EPS
 from game.core.geometry.indirect import deviation_distance
 from game.core.rules.modifiers import AttackSituation, save_tn
-from game.core.odds.ranged import RoundOdds, _Acc, defender_round, will_fn
+from game.core.odds.facts import odds_ctx, unit_facts
+from game.core.odds.ranged import RoundOdds, Tally, defender_round, will_fn
 from game.core.odds.pools import pool_dist
 from game.core.odds.unit import Dist, Snap, UnitFacts, add_pins, inflict, decide_medkits, will_target
+from game.core.rules.attack import weapon_and_profile
+from game.core.rules.blasts import Blast, blast_tn, delivery, grenade_blast, weapon_blast
+from game.core.rules.queries import aim_pending, catalog_of, leader_bonus, sole_model
+from game.core.rules.stats import will_tn as plain_will_tn
 from game.core.settings import Settings
 from game.core.state import GameState
 from game.core.geometry.templates import TemplateKind, template_coverage
@@ -162,7 +167,7 @@ def burn_round(u: UnitFacts, save: TargetNumber, save_group: int, will_tn_of: An
     g = 10 ** save_group
     denom = g ** length * 10
     snap0 = u.start()
-    acc = _Acc()
+    acc = Tally()
     cache: dict = {}
     wcache: dict = {}
     branches: list[tuple[Snap, int, int, tuple[str, ...], int]] = [(snap0, 0, 0, (), 1)]  # snap, rolls, wounds, crits, w
@@ -190,7 +195,7 @@ def burn_round(u: UnitFacts, save: TargetNumber, save_group: int, will_tn_of: An
                      acc.dist("pins", denom), acc.dist("save_crit", denom))
 
 
-def _burn_will(acc: _Acc, u: UnitFacts, snap0: Snap, snap: Snap, rolls: int, wounds: int, crits: tuple[str, ...],
+def _burn_will(acc: Tally, u: UnitFacts, snap0: Snap, snap: Snap, rolls: int, wounds: int, crits: tuple[str, ...],
                w: int, will_tn_of: Any, wcache: dict, cache: dict) -> None:
     target = will_target(u, snap, 0, will_tn_of, wcache)
     if target is None or target[1] is None:
@@ -203,7 +208,7 @@ def _burn_will(acc: _Acc, u: UnitFacts, snap0: Snap, snap: Snap, rolls: int, wou
         _burn_leaf(acc, u.pins_before, snap0, s2, rolls, wounds, 1, crits, "pass" if ok else "fail", wc.value, w * ww)
 
 
-def _burn_leaf(acc: _Acc, base: int, snap0: Snap, snap: Snap, rolls: int, wounds: int, defl: int, crits: tuple[str, ...],
+def _burn_leaf(acc: Tally, base: int, snap0: Snap, snap: Snap, rolls: int, wounds: int, defl: int, crits: tuple[str, ...],
                will: str, wcrit: str, w: int) -> None:
     acc.add("hits", rolls, w)
     acc.add("defl", defl, w)
@@ -219,9 +224,6 @@ def _burn_leaf(acc: _Acc, base: int, snap0: Snap, snap: Snap, rolls: int, wounds
 def model_round(ctx: "Ctx", model_id: str, blast: Any, effect: str) -> RoundOdds:
     """blasts._apply_effects for one touched model: Flash Bang Pin, smoke Will check, then one automatic hit at
     the template Damage with its save (soft cover +2) and Will check, or the Burn chain (GAP-70, GAP-72, GAP-75)."""
-    from game.core.rules.fire import catalog_of
-    from game.core.odds.actions import unit_facts
-
     st = ctx.state
     m = st.models[model_id]
     u = unit_facts(ctx, m)
@@ -252,11 +254,9 @@ def _pinned_first(u: UnitFacts) -> UnitFacts:
 
 def _no_damage_round(ctx: "Ctx", u: UnitFacts, blast: Any) -> RoundOdds:
     """Smoke (GAP-72: Will check at `smoke.will_mod`, Gas Mask and Will NA exempt) or a Flash Bang alone: Pins only."""
-    from game.core.rules.stats import will_tn as plain_will_tn
-    from game.core.rules.unit_actions import leader_bonus
 
     m = u.models[0]
-    acc = _Acc()
+    acc = Tally()
     snap0 = u.start()
     base = u.pins_before
 
@@ -283,9 +283,6 @@ def _no_damage_round(ctx: "Ctx", u: UnitFacts, blast: Any) -> RoundOdds:
 
 
 def _blast_of(ctx: "Ctx", m: Any, action: Any) -> Any:
-    from game.core.rules.blasts import Blast, grenade_blast, weapon_blast
-    from game.core.rules.fire import weapon_and_profile
-
     if isinstance(action, ThrowGrenade):
         return grenade_blast(ctx, action.grenade)
     if isinstance(action, TemplateAttack):
@@ -302,10 +299,6 @@ def _exact(x: float) -> Prob:
 def template_odds(state: GameState, action: Any, *, context: str = "own") -> TemplateOdds:
     """blasts.resolve_blast / do_flame before the roll: P(hit) from blast_tn; on a miss each D10 deviation (GEO-18)
     and the angles that put each model under the template (exact arcs); each model's round per effect."""
-    from game.core.rules.blasts import _aim, blast_tn, delivery
-    from game.core.odds.actions import odds_ctx
-    from game.core.rules.unit_actions import sole_model
-
     ctx = odds_ctx(state)
     st = state
     m = sole_model(ctx, action.unit)
@@ -323,7 +316,7 @@ def template_odds(state: GameState, action: Any, *, context: str = "own") -> Tem
     else:
         kind = _KIND[blast.template]
         dlv = delivery(ctx, m, action.x, action.y, blast)
-        tn = blast_tn(ctx, m, dlv, _aim(ctx, m, context))
+        tn = blast_tn(ctx, m, dlv, aim_pending(ctx, m, context))
         roll = pool_dist(1, tn.value, settings=settings)
         hit_w = sum(w for s, _, w in roll.outcomes if s)
         p_hit = Fraction(hit_w, roll.denom)

@@ -15,6 +15,20 @@ from game.core.state import ModelState
 from game.core.rules.stats import effective_ca, will_tn as plain_will_tn
 from game.core.geometry.templates import TemplateEffect, TemplateKind, template_coverage
 from game.core.rules.wounds import add_pins, inflict_wounds
+from game.core.rules.attack import check_ammo
+from game.core.rules.attack import roll_saves
+from game.core.rules.attack import situation
+from game.core.rules.attack import situation_json
+from game.core.rules.attack import spend_ammo
+from game.core.rules.attack import take_hits
+from game.core.rules.attack import weapon_and_profile
+from game.core.rules.context import record_crit
+from game.core.rules.modifiers import AttackNumbers
+from game.core.rules.modifiers import cover_modifiers
+from game.core.rules.queries import aim_pending, catalog_of
+from game.core.rules.queries import enemy_contacts
+from game.core.rules.queries import leader_bonus
+from game.core.rules.turnrolls import range_multiplier
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
@@ -77,8 +91,6 @@ def delivery(ctx: "Ctx", m: ModelState, x: float, y: float, blast: Blast) -> Del
 def blast_tn(ctx: "Ctx", m: ModelState, d: Delivery, aim: bool) -> TargetNumber:
     """The throw's TN: CA, Aim (+1 CA only, `aim.templates`=ca_only), indirect -1/-3 or, when direct at a
     model, that model's cover and obstructions (GAP-70)."""
-    from game.core.rules.fire import catalog_of, situation
-    from game.core.rules.modifiers import cover_modifiers
 
     mods: list[Modifier] = []
     if aim and ctx.settings["aim.templates"] == "ca_only":
@@ -96,13 +108,11 @@ def blast_tn(ctx: "Ctx", m: ModelState, d: Delivery, aim: bool) -> TargetNumber:
 
 
 def _check_point(ctx: "Ctx", m: ModelState, x: float, y: float, blast: Blast) -> Delivery:
-    from game.core.rules.fire import enemy_contacts
 
     if not (math.isfinite(x) and math.isfinite(y)):
         raise IllegalAction(f"aim point ({x},{y}) is not a number", "GEO-1")
     if enemy_contacts(ctx, m):
         raise IllegalAction(f"{m.id} is Engaged in melee and may not throw or fire", "GAP-78")
-    from game.core.rules.turnrolls import range_multiplier
 
     d = point_distance(m.base(), (x, y))
     reach = blast.range_max * range_multiplier(ctx)
@@ -112,16 +122,10 @@ def _check_point(ctx: "Ctx", m: ModelState, x: float, y: float, blast: Blast) ->
     return delivery(ctx, m, x, y, blast)
 
 
-def _aim(ctx: "Ctx", m: ModelState, context: str) -> bool:
-    act = ctx.state.activation
-    return bool(context == "own" and act is not None and act.unit == m.unit and act.aim)
-
-
 # --- the three actions -----------------------------------------------------------------------------
 
 
 def grenade_blast(ctx: "Ctx", grenade_id: str) -> Blast:
-    from game.core.rules.fire import catalog_of
 
     g = catalog_of(ctx).grenade(grenade_id)
     return Blast(g.name, g.rule, g.template, g.damage, frozenset(g.effects), g.range_min, g.range_max, g.indirect)
@@ -146,7 +150,6 @@ def do_throw(ctx: "Ctx", a: ThrowGrenade, m: ModelState, context: str) -> int:
 
 
 def weapon_blast(ctx: "Ctx", m: ModelState, weapon_id: str, profile: str | None) -> tuple[Any, Any, Blast]:
-    from game.core.rules.fire import weapon_and_profile
 
     w, p = weapon_and_profile(ctx, m, weapon_id, profile)
     if p.template is None or p.template is Template.FLAME:
@@ -158,7 +161,6 @@ def weapon_blast(ctx: "Ctx", m: ModelState, weapon_id: str, profile: str | None)
 
 
 def check_template_attack(ctx: "Ctx", a: TemplateAttack, m: ModelState, context: str) -> int:
-    from game.core.rules.fire import check_ammo
 
     w, p, blast = weapon_blast(ctx, m, a.weapon, a.profile)
     check_ammo(ctx, m, w)
@@ -167,7 +169,6 @@ def check_template_attack(ctx: "Ctx", a: TemplateAttack, m: ModelState, context:
 
 
 def do_template_attack(ctx: "Ctx", a: TemplateAttack, m: ModelState, context: str) -> int:
-    from game.core.rules.fire import spend_ammo
 
     w, p, blast = weapon_blast(ctx, m, a.weapon, a.profile)
     spend_ammo(ctx, m, w, p)
@@ -176,7 +177,6 @@ def do_template_attack(ctx: "Ctx", a: TemplateAttack, m: ModelState, context: st
 
 
 def check_flame(ctx: "Ctx", a: FlameAttack, m: ModelState, context: str) -> int:
-    from game.core.rules.fire import check_ammo, enemy_contacts, weapon_and_profile
 
     w, p = weapon_and_profile(ctx, m, a.weapon, None)
     if p.template is not Template.FLAME:
@@ -191,7 +191,6 @@ def check_flame(ctx: "Ctx", a: FlameAttack, m: ModelState, context: str) -> int:
 
 def do_flame(ctx: "Ctx", a: FlameAttack, m: ModelState, context: str) -> int:
     """ARMORY-5.1.FLAME: no CA roll; every model under or touched (the attacker never) takes Damage 3 and Burns."""
-    from game.core.rules.fire import spend_ammo, weapon_and_profile
 
     w, p = weapon_and_profile(ctx, m, a.weapon, None)
     spend_ammo(ctx, m, w, p)
@@ -221,10 +220,9 @@ def resolve_blast(ctx: "Ctx", m: ModelState, blast: Blast, x: float, y: float, *
     """GAP-70: roll 1 die; a hit centres the template on the point, a miss deviates it (GEO-18); then every
     touched model per GEO-16."""
     from game.core.geometry.indirect import deviation_point
-    from game.core.rules.context import record_crit
 
     d = delivery(ctx, m, x, y, blast)
-    aim = _aim(ctx, m, context)
+    aim = aim_pending(ctx, m, context)
     tn = blast_tn(ctx, m, d, aim)
     ctx.emit("attack", rules, kind="blast", attacker=m.id, weapon=blast.name, point=[x, y],
              indirect=d.indirect or "direct", at_model=d.target)
@@ -279,7 +277,6 @@ def _apply_effects(ctx: "Ctx", attacker: ModelState, blast: Blast, fact, round_i
         if blast.damage is None:
             continue
         s = AttackSituation(distance=0.0, template=True, template_soft_cover=cov.effect is TemplateEffect.SOFT_COVER)
-        from game.core.rules.fire import catalog_of
 
         sv = save_tn(m, blast.damage, s, catalog=catalog_of(ctx), settings=ctx.settings,
                      target_pinned=st.units[m.unit].pins > 0)
@@ -288,8 +285,6 @@ def _apply_effects(ctx: "Ctx", attacker: ModelState, blast: Blast, fact, round_i
                                      "save_dice": max(1, m.profile.save_dice), "round": round_id,
                                      "deflected": 0, "name": blast.name})
             continue
-        from game.core.rules.fire import take_hits
-        from game.core.rules.modifiers import AttackNumbers
 
         nums = AttackNumbers(1, TargetNumber(Modifier("automatic", 10, "GAP-70")), blast.damage, (), sv,
                              max(1, m.profile.save_dice), None)
@@ -305,8 +300,6 @@ def _tn_from(breakdown: list[list[Any]]) -> TargetNumber:
 def burn_step(ctx: "Ctx", c: dict[str, Any]) -> None:
     """ARMORY-5.1.BURN / GAP-74: save after save until one passes (a deflection: one Will check) or the
     model runs out of Wounds; a Med-Kit may be used between rolls."""
-    from game.core.rules.fire import roll_saves, situation_json
-    from game.core.rules.context import record_crit
 
     st = ctx.state
     m = st.models[c["model"]]
@@ -327,8 +320,6 @@ def burn_step(ctx: "Ctx", c: dict[str, Any]) -> None:
 def smoke_check(ctx: "Ctx", c: dict[str, Any]) -> None:
     """GAP-72: each model touched by the smoke takes a Will check at `smoke.will_mod` (-2; Gas Mask and Will NA
     exempt); fail: `smoke.fail_pins` (1) Pin."""
-    from game.core.rules.context import record_crit
-    from game.core.rules.unit_actions import leader_bonus
 
     m = ctx.state.models[c["model"]]
     if not m.in_play:

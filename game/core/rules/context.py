@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
+from game.core.actions import Action
 from game.core.battlefield import Battlefield
 from game.core.dice import Crit, Dice, PoolResult, TargetNumber, evaluate_pool
 from game.core.events import Event
@@ -30,18 +31,43 @@ _CRIT_RULES = {
 }
 
 
+class ActionRules(Protocol):
+    """The check and the resolution of every unit action (game.core.rules.dispatch.ACTIONS)."""
+
+    def check(self, ctx: Ctx, action: Action, *, actor: str, context: str) -> int: ...
+
+    def do(self, ctx: Ctx, action: Action, *, actor: str, context: str) -> int: ...
+
+
 class Ctx:
-    """One `apply` call: the state, the dice, the settings, and the events emitted so far."""
+    """One `apply` call: the state, the dice, the settings, and the events emitted so far.
 
-    __slots__ = ("state", "dice", "settings", "events", "battlefield", "memo")
+    `rules` is the action table an action nested in another (an Order's action) re-enters through
+    `check_action` and `resolve`, so no action family imports another or `apply`."""
 
-    def __init__(self, state: GameState, dice: Dice, battlefield: Battlefield) -> None:
+    __slots__ = ("state", "dice", "settings", "events", "battlefield", "memo", "rules")
+
+    def __init__(self, state: GameState, dice: Dice, battlefield: Battlefield, rules: ActionRules | None = None) -> None:
         self.state = state
         self.dice = dice
         self.settings = settings_of(state)
         self.events: list[Event] = []
         self.battlefield = battlefield
         self.memo: dict[Any, Any] = {}  # answers computed by an action's check and reused by its resolution
+        self.rules = rules
+
+    def _table(self) -> ActionRules:
+        if self.rules is None:
+            raise RuntimeError("this context resolves no nested action (built without the action table)")
+        return self.rules
+
+    def check_action(self, action: Action, *, actor: str, context: str) -> int:
+        """The cost of a nested action after its checks (raises IllegalAction), through the action table."""
+        return self._table().check(self, action, actor=actor, context=context)
+
+    def resolve(self, action: Action, *, actor: str, context: str) -> int:
+        """Resolve a nested, checked action through the action table; the actions it spent."""
+        return self._table().do(self, action, actor=actor, context=context)
 
     def emit(self, type_: str, rules: tuple[str, ...], **data: Any) -> None:
         self.state.event_seq += 1

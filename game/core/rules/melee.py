@@ -5,12 +5,17 @@ from typing import TYPE_CHECKING, Any
 
 from game.core.actions import IllegalAction, MeleeAttack, Parry, Withdraw
 from game.core.catalog.profiles import Weapon, WeaponProfile
-from game.core.rules.fire import (_target, catalog_of, contact_tol, enemy_contacts, in_contact, lead_model,
-                              model_profile, numbers, pooled_fp, situation, take_hits)
+from game.core.rules.attack import lead_model, model_profile, numbers, pooled_fp, situation, take_hits
+from game.core.rules.queries import catalog_of, contact_tol, enemy_contacts, in_contact, target_model
 from game.core.dice import PoolResult, evaluate_pool
 from game.core.geometry.distance import EPS, base_distance
 from game.core.state import ModelState, Phase
 from game.core.rules.wounds import inflict_wounds
+from game.core.rules.context import record_crit
+from game.core.rules.movepath import allowance_of
+from game.core.rules.movepath import judge_path
+from game.core.rules.movepath import place_along
+from game.core.rules.movepath import refuse_illegal
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
@@ -26,7 +31,7 @@ def melee_weapons(ctx: "Ctx", m: ModelState) -> list[Weapon]:
     return out or [cat.weapon("unarmed")]
 
 
-def _melee_profile(w: Weapon, m: ModelState | None = None) -> WeaponProfile:
+def melee_profile(w: Weapon, m: ModelState | None = None) -> WeaponProfile:
     chosen = w.profile
     for p in w.profiles:
         if p.template is None and p.fp:
@@ -40,7 +45,7 @@ def defender_weapon(ctx: "Ctx", d: ModelState, a: ModelState) -> Weapon:
     best, score = None, -1.0
     s = situation(ctx, d, a, melee=True)  # the geometry is the same whatever the weapon
     for w in melee_weapons(ctx, d):
-        p = _melee_profile(w, d)
+        p = melee_profile(w, d)
         tn = numbers(ctx, d, a, w, p, s).hit.value
         sc = (p.fp or 0) * min(9, max(1, tn)) / 10.0
         if sc > score + 1e-12:
@@ -50,7 +55,7 @@ def defender_weapon(ctx: "Ctx", d: ModelState, a: ModelState) -> Weapon:
 
 
 def check_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
-    t = _target(ctx, m, act.target)
+    t = target_model(ctx, m, act.target)
     m = lead_model(ctx, m, t, None, melee=True)
     if t.ooa and ctx.settings["ooa.targetable"] != "templates_and_melee":
         raise IllegalAction(f"{t.id} is Out of Action and cannot be attacked", "GAP-93")
@@ -76,7 +81,6 @@ def check_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> in
 def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     """COMBAT-4.2.SIMULTANEOUS: both roll; the attacker then chooses how many hits to parry (a Parry decision).
     Multi-model units roll the FP of every model in contact with the opposing model (GAP-77)."""
-    from game.core.rules.context import record_crit
 
     st = ctx.state
     t = st.models[act.target]
@@ -96,7 +100,7 @@ def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     a_ok: list[bool] = []
     hits_by: list[list[Any]] = []  # [weapon id, hits, damage]: each die keeps its weapon's Damage (SKILL-6.1.KNIFE-MAN)
     for i, w in enumerate(weapons):
-        p = _melee_profile(w, m)
+        p = melee_profile(w, m)
         nums = numbers(ctx, m, t, w, p, s_a, fp=pooled_fp(ctx, m, t, w, p, melee=True) if i == 0 else None)
         res = ctx.roll_pool(nums.dice, nums.hit, what=f"melee with {w.name} on {t.id}", who=m.id,
                             rules=("COMBAT-4.2.SIMULTANEOUS",) + (("COMBAT-4.3.KICK-MELEE",) if s_a.kick_first_round else ()))
@@ -107,7 +111,7 @@ def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
         t.kicked = True
     a_crit = evaluate_pool(tuple(a_faces), 0, settings=ctx.settings).crit  # one round: crits once (CRIT-PER-ROUND)
     dw = defender_weapon(ctx, t, m)
-    dp = _melee_profile(dw, t)
+    dp = melee_profile(dw, t)
     s_d = situation(ctx, t, m, melee=True)
     d_nums = numbers(ctx, t, m, dw, dp, s_d, fp=pooled_fp(ctx, t, m, dw, dp, melee=True))
     d_res = ctx.roll_pool(d_nums.dice, d_nums.hit, what=f"defending with {dw.name}", who=t.id,
@@ -177,11 +181,11 @@ def resolve_melee_round(ctx: "Ctx", c: dict[str, Any]) -> None:
     for wid, n in by_damage.values():
         if d.in_play:
             aw = cat.weapon(wid)
-            nums = numbers(ctx, a, d, aw, _melee_profile(aw, a), s_a)
+            nums = numbers(ctx, a, d, aw, melee_profile(aw, a), s_a)
             take_hits(ctx, d, n, nums, s_a, round_id=round_id, ranged=False, what="armour saves (melee)", attacker=a,
                       rules=("COMBAT-4.2.PARRY",))
     if d_left and a.in_play:
-        nums = numbers(ctx, d, a, dw, _melee_profile(dw, d), s_d)
+        nums = numbers(ctx, d, a, dw, melee_profile(dw, d), s_d)
         take_hits(ctx, a, d_left, nums, s_d, round_id=round_id, ranged=False, what="armour saves (melee)", attacker=d,
                   rules=("COMBAT-4.2.PARRY",))
     st.continuations.insert(0, {"kind": "melee_outcome", "attacker": a.id, "defender": d.id})
@@ -204,7 +208,6 @@ def melee_outcome(ctx: "Ctx", c: dict[str, Any]) -> None:
 def check_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
     """COMBAT-4.3.WITHDRAW: only from a melee; the path is judged like a Move (GEO-8 cost, terrain, bases) and
     must end out of contact with every enemy."""
-    from game.core.rules.moves import allowance_of, judge_path, refuse_illegal
 
     if not enemy_contacts(ctx, m):
         raise IllegalAction(f"{m.id} is not in a melee", "COMBAT-4.3.WITHDRAW")
@@ -231,7 +234,7 @@ def do_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
             break
         w = defender_weapon(ctx, foe, m)
         s = situation(ctx, foe, m, melee=True)
-        nums = numbers(ctx, foe, m, w, _melee_profile(w, foe), s)
+        nums = numbers(ctx, foe, m, w, melee_profile(w, foe), s)
         res = ctx.roll_pool(nums.dice, nums.hit, what=f"free attack on the withdrawing {m.id}", who=foe.id,
                             rules=("COMBAT-4.3.WITHDRAW",))
         take_hits(ctx, m, res.successes, nums, s, round_id=st.round_counter, ranged=False, attacker=foe,
@@ -242,7 +245,6 @@ def do_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
 
 def withdraw_move(ctx: "Ctx", c: dict[str, Any]) -> None:
     """The withdrawer, if still in play after the free attacks, moves along its path (judged again now)."""
-    from game.core.rules.moves import allowance_of, judge_path, place_along
 
     m = ctx.state.models[c["model"]]
     if not m.in_play:

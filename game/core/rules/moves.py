@@ -5,83 +5,29 @@ import math
 from typing import TYPE_CHECKING
 
 from game.core.actions import Climb, IllegalAction, Jump, Move
-from game.core.battlefield import Base
 from game.core.geometry.distance import EPS, segment_point_distance
-from game.core.geometry.movement.cost import CLIMB_RATE, PathFact, path_cost
-from game.core.geometry.movement.positions import position_fact, vertically_overlap
-from game.core.settings import Settings
-from game.core.state import ActivationState, ModelState, SideKind
-from game.core.rules.stats import Allowance, move_allowance
+from game.core.geometry.movement.cost import CLIMB_RATE, PathFact
+from game.core.geometry.movement.positions import vertically_overlap
+from game.core.state import ModelState
+from game.core.rules.context import record_crit
+from game.core.rules.stats import will_tn
+from game.core.rules.queries import enemies_of
+from game.core.rules.queries import engaged
+from game.core.rules.queries import leader_bonus
+
+from game.core.rules.movepath import (allowance_of, check_position, emit_triggers, hustle, judge_path, place_along,
+                                      refuse_illegal, slow_scars, task_leave_check)
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
 
 JUMP_FREE = 2.0  # CORE-3.3.JUMP: a gap up to 2" is crossed for 1 action, no check
-LOCATION_KINDS = ("hotspot", "objective")  # anchors that are locations with a Reaction Radius (MISSION-8.2.TRIGGER)
 
 
 # --- shared -------------------------------------------------------------------------------------------
 
 
-def hustle(ctx: "Ctx", m: ModelState, context: str, offset: int = 0) -> bool:
-    """SKILL-6.1.HUSTLE for a Move taken in this context (only the model's own activation counts)."""
-    return context == "own" and hustle_due(ctx.state.activation, m, ctx.settings, offset)
-
-
-def hustle_due(act: ActivationState | None, m: ModelState, settings: Settings, offset: int = 0) -> bool:
-    """SKILL-6.1.HUSTLE (`hustle.pairs`=non_overlapping): +2" on the second Move of each pair of the unit's
-    activation; `offset` counts Moves already committed in this action (a Climb of several actions)."""
-    if act is None or act.unit != m.unit or not m.profile.has("hustle"):
-        return False
-    run = act.move_run + offset
-    if settings["hustle.pairs"] == "non_overlapping":
-        return (run + 1) % 2 == 0
-    return run >= 1
-
-
-def slow_scars(m: ModelState) -> int:
-    """Slow Battle Scars: -1" each, and no jumping or climbing except ladders and stairs (POST-8.5.SCARS-TABLE)."""
-    return sum(1 for s in m.scars if s.lower() == "slow")
-
-
-def allowance_of(ctx: "Ctx", m: ModelState, context: str, offset: int = 0) -> Allowance:
-    """GEO-8 allowance of one Move action (TV-06, TV-32, GAP-95)."""
-    return move_allowance(m, hustle_bonus=hustle(ctx, m, context, offset), slow_scars=slow_scars(m),
-                          rainstorm=ctx.state.environment == "rainstorm", settings=ctx.settings)
-
-
-def others_of(ctx: "Ctx", m: ModelState) -> list[Base]:
-    """Every other base in play (enemies block a path, friends may be passed but not ended on; GEO-8)."""
-    return [o.base() for o in ctx.state.models.values() if o.in_play and o.id != m.id]
-
-
-def check_position(ctx: "Ctx", m: ModelState, x: float, y: float, z: float, *, rule: str) -> None:
-    """GEO-6/GEO-7/GEO-26: on the table, overlapping no other base and no impassable terrain at its level."""
-    fact = position_fact(ctx.battlefield, x, y, z, radius=m.radius, height=m.profile.height,
-                         others=others_of(ctx, m), mover=m.id, settings=ctx.settings)
-    if not fact.legal:
-        raise IllegalAction(f"{m.id}: {fact.reason}", fact.rule if fact.rule != "GEO-7" else rule)
-
-
-def _start(m: ModelState) -> tuple[float, float, float]:
-    return (m.x, m.y, m.z)
-
-
-def judge_path(ctx: "Ctx", m: ModelState, path, allowance: float) -> PathFact:  # type: ignore[no-untyped-def]
-    """The GEO-8 verdict on a path from the model's position; an action's check and its resolution share it
-    within one `apply` (nothing moves in between)."""
-    key = ("path", m.id, m.x, m.y, m.z, tuple(tuple(p) for p in path), allowance)
-    hit = ctx.memo.get(key)
-    if hit is None:
-        hit = path_cost(ctx.battlefield, _start(m), path, radius=m.radius, height=m.profile.height,
-                        others=others_of(ctx, m), side=m.side, allowance=allowance, can_climb=slow_scars(m) == 0,
-                        settings=ctx.settings)
-        ctx.memo[key] = hit
-    return hit
-
-
 def _common(ctx: "Ctx", unit: str, path, m: ModelState, what: str) -> None:  # type: ignore[no-untyped-def]
-    from game.core.rules.unit_actions import engaged
 
     if len([x for x in ctx.state.unit_models(unit) if x.in_play]) != 1:
         raise IllegalAction("each model of a multi-model unit needs its own path", "CORE-3.7.COMMON-ACTIONS")
@@ -89,37 +35,6 @@ def _common(ctx: "Ctx", unit: str, path, m: ModelState, what: str) -> None:  # t
         raise IllegalAction(f"a {what} needs at least one waypoint", "CORE-3.3.MOVE")
     if engaged(ctx, m):
         raise IllegalAction(f"{m.id} is in base contact with an enemy and must Withdraw", "COMBAT-4.3.WITHDRAW")
-
-
-def refuse_illegal(m: ModelState, v: PathFact, allowance: Allowance | None) -> None:
-    if v.legal:
-        return
-    extra = f" ({allowance.text()})" if allowance is not None and "allowance" in v.reason else ""
-    raise IllegalAction(f"{m.id}: {v.reason}{extra}", v.rule or "GEO-8")
-
-
-def emit_triggers(ctx: "Ctx", m: ModelState, path: list[tuple[float, float]]) -> None:
-    """GEO-19: a player model's centre path within 3" + r of a location point triggers it (hostile paths are
-    ignored). Uses the shared query `game.core.geometry.zone.path_triggers`."""
-    side = next((s for s in ctx.state.sides if s.id == m.side), None)
-    if side is None or side.kind is not SideKind.CREW:
-        return
-    points = {a.name: a.point for a in ctx.battlefield.anchors if a.kind in LOCATION_KINDS}
-    if not points:
-        return
-    from game.core.geometry.zone import path_triggers
-
-    for fact in path_triggers(path, m.radius, points, settings=ctx.settings):
-        if fact.triggered:
-            ctx.emit("reaction_radius", ("GEO-19", "MISSION-8.2.TRIGGER"), model=m.id, location=fact.location,
-                     distance=round(fact.min_distance, 4), limit=fact.limit, segment=fact.segment)
-
-
-def place_along(ctx: "Ctx", m: ModelState, v: PathFact) -> None:
-    m.x, m.y = v.points[-1][0], v.points[-1][1]
-    m.z = v.end_z
-    emit_triggers(ctx, m, [(p[0], p[1]) for p in v.points])
-    task_leave_check(ctx, m)
 
 
 def _event_data(unit: str, m: ModelState, v: PathFact, allowance: float, text: str) -> dict:
@@ -234,7 +149,6 @@ def jump_gap(ctx: "Ctx", m: ModelState, to: tuple[float, ...]):  # type: ignore[
 def check_jump(ctx: "Ctx", a: Jump, m: ModelState, context: str) -> int:
     """CORE-3.3.JUMP/GEO-24/GAP-88: g <= 2" for 1 action; 2" < g <= `jump.max` only right after a Move (a free Will
     Skill Check then decides); never with the Slow scar; the landing is a legal position."""
-    from game.core.rules.unit_actions import engaged, enemies_of
 
     if len([x for x in ctx.state.unit_models(a.unit) if x.in_play]) != 1:
         raise IllegalAction("each model of a multi-model unit jumps on its own", "CORE-3.7.COMMON-ACTIONS")
@@ -262,12 +176,9 @@ def check_jump(ctx: "Ctx", a: Jump, m: ModelState, context: str) -> int:
 
 
 def do_jump(ctx: "Ctx", a: Jump, m: ModelState, context: str) -> int:
-    from game.core.rules.unit_actions import leader_bonus
-    from game.core.rules.stats import will_tn
 
     here, there, gap, land = jump_gap(ctx, m, a.to)
     if gap > JUMP_FREE + EPS:
-        from game.core.rules.context import record_crit
 
         tn = will_tn(m, leader_bonus(ctx, m))
         res = ctx.roll_pool(1, tn, what=f"Skill Check to jump a {gap:.2f}\" gap", who=m.id,
@@ -287,20 +198,6 @@ def do_jump(ctx: "Ctx", a: Jump, m: ModelState, context: str) -> int:
 
 
 # --- tasks ----------------------------------------------------------------------------------------------
-
-
-def task_leave_check(ctx: "Ctx", m: ModelState) -> None:
-    """CORE-3.4.BANKING: a holder that leaves base contact with its task loses the banked actions."""
-    from game.core.rules.unit_actions import _in_task_contact
-
-    if "leaves_contact" not in ctx.settings["task.reset_on"]:
-        return
-    for task in ctx.state.tasks.values():
-        if task.holder == m.id and not task.done and not _in_task_contact(ctx, m, task):
-            ctx.emit("task_progress_lost", ("CORE-3.4.BANKING",), task=task.id, model=m.id,
-                     progress=task.progress, reason="left base contact")
-            task.holder = None
-            task.progress = 0
 
 
 CHECKS = {Move: check_move, Climb: check_climb, Jump: check_jump}

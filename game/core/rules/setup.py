@@ -12,6 +12,10 @@ from game.core.events import Event
 from game.core.geometry.polygon import rect
 from game.core.settings import Settings
 from game.core.state import GameState, ModelProfile, ModelState, SideKind, SideState, TaskState, UnitState
+from game.core.rules.context import Ctx
+from game.core.rules.turnrolls import begin_deployment
+from game.core.rules.turnrolls import roll_environment
+from game.core.rules.turnrolls import roll_turn_limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +121,6 @@ def new_game(
     battlefield: Battlefield | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Set up a game (TURN-2): seed the PRNG, place nothing, roll the turn limit and the deployment order."""
-    from game.core.rules.context import Ctx
-    from game.core.rules.turnrolls import begin_deployment, roll_environment, roll_turn_limit
 
     overrides = dict(settings or {})
     s = Settings(overrides, where=f"scenario {scenario.id}")

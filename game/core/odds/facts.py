@@ -1,0 +1,22 @@
+"""What the odds read from a game: a read-only resolution context and the defending unit as the resolver sees it."""
+from __future__ import annotations
+
+from game.core.odds.unit import UnitFacts
+from game.core.rules.attack import casualty_order
+from game.core.rules.context import Ctx, NoDice
+from game.core.state import GameState, ModelState
+
+
+def odds_ctx(state: GameState) -> Ctx:
+    """A read-only resolution context: dice that refuse to roll, so computing odds never draws randomness."""
+    return Ctx(state, NoDice(), state.battlefield)
+
+
+def unit_facts(ctx: Ctx, m: ModelState, attacker: ModelState | None = None) -> UnitFacts:
+    """The unit of `m` in the resolver's wound order (game.core.rules.attack.casualty_order, GAP-77), its Pins, and whether an
+    `ai` side uses Med-Kits (AI-D.11)."""
+    st = ctx.state
+    unit = st.units[m.unit]
+    order = casualty_order(st, m, attacker)
+    ai = st.side(m.side).controller == "ai"
+    return UnitFacts(tuple(order), ai, ctx.settings, unit.pins)
