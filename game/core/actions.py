@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import ClassVar, cast
+
+from game.core.events import JSONObject, JSONValue
 
 Path2 = tuple[tuple[float, float], ...]
 Waypoint = tuple[float, float] | tuple[float, float, float]  # (x, y) stays on the level; (x, y, z) names it
@@ -25,20 +27,20 @@ class Action:
     cost: ClassVar[int] = 1
     kind: ClassVar[str] = "action"
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": type(self).__name__}
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {"type": type(self).__name__}
         for f in fields(self):
             v = getattr(self, f.name)
             out[f.name] = _jsonable(v)
         return out
 
 
-def _jsonable(v: Any) -> Any:
+def _jsonable(v: object) -> JSONValue:
     if isinstance(v, Action):
         return v.to_json()
     if isinstance(v, tuple):
         return [_jsonable(x) for x in v]
-    return v
+    return cast(JSONValue, v)  # str, number, bool or None by the field annotations
 
 
 # --- setup and sequencing decisions (TURN-4, TURN-4.1, TURN-5, TURN-7) ------------------------
@@ -284,14 +286,14 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
-def action_from_json(data: dict[str, Any]) -> Action:
-    """Rebuild an action from its JSON form; a clear ValueError names what is wrong."""
+def action_from_json(data: object) -> Action:
+    """Rebuild an action from its JSON form (as json.loads returns it); a clear ValueError names what is wrong."""
     if not isinstance(data, dict) or "type" not in data:
         raise ValueError(f"an action must be an object with a 'type' field, got {data!r}")
     cls = ACTION_TYPES.get(data["type"])
     if cls is None:
         raise ValueError(f"unknown action type {data['type']!r}; known: {sorted(ACTION_TYPES)}")
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, object] = {}
     names = {f.name for f in fields(cls)}
     extra = set(data) - names - {"type"}
     if extra:
@@ -313,11 +315,12 @@ def action_from_json(data: dict[str, Any]) -> Action:
         raise ValueError(f"action {data['type']}: {exc}") from None
 
 
-def _waypoint(p: Any, type_name: str) -> Waypoint:
+def _waypoint(p: object, type_name: str) -> Waypoint:
     """A JSON waypoint [x, y] or [x, y, z] as a tuple of floats (GEO-1)."""
     if not isinstance(p, (list, tuple)) or len(p) not in (2, 3):
         raise ValueError(f"action {type_name}: a waypoint must be [x, y] or [x, y, z], got {p!r}")
     try:
-        return tuple(float(c) for c in p)  # type: ignore[return-value]
+        c = [float(v) for v in p]
     except (TypeError, ValueError):
         raise ValueError(f"action {type_name}: waypoint {p!r} has a coordinate that is not a number") from None
+    return (c[0], c[1]) if len(c) == 2 else (c[0], c[1], c[2])

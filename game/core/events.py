@@ -2,8 +2,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias, cast
+
+# JSON data as the core writes it (events, actions, state, records): read-only containers, so a list[str]
+# or a dict[str, int] is JSON too. Data read back from json.loads is Any until a from_json validates it.
+JSONScalar: TypeAlias = "str | int | float | bool | None"
+JSONValue: TypeAlias = "JSONScalar | Sequence[JSONValue] | Mapping[str, JSONValue]"
+JSONObject: TypeAlias = "dict[str, JSONValue]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -12,18 +19,19 @@ class Event:
 
     type: str
     rules: tuple[str, ...]
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)  # plain JSON data; its keys depend on `type`
     seq: int = 0
 
-    def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "type": self.type, "rules": list(self.rules), **_round(self.data)}
+    def to_json(self) -> JSONObject:
+        return {"seq": self.seq, "type": self.type, "rules": list(self.rules),
+                **{k: _round(v) for k, v in self.data.items()}}
 
     def line(self) -> str:
         """Canonical JSON line: sorted keys, coordinates rounded to 1e-6 (record determinism)."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
 
 
-def _round(v: Any) -> Any:
+def _round(v: object) -> JSONValue:
     if isinstance(v, float):
         r = round(v, 6)
         return 0.0 if r == 0 else r
@@ -31,7 +39,7 @@ def _round(v: Any) -> Any:
         return {k: _round(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [_round(x) for x in v]
-    return v
+    return cast(JSONValue, v)  # a scalar: event data is plain JSON data by contract (docs/events.md)
 
 
 def _fmt_num(v: float) -> str:

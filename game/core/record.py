@@ -7,12 +7,12 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable, TypedDict
 
 from game import ENGINE_VERSION
 from game.core.actions import Action, action_from_json
 from game.core.battlefield import Battlefield
-from game.core.events import Event
+from game.core.events import Event, JSONObject, JSONValue
 from game.core.state import SAVE_VERSION, GameState
 
 RECORD_FORMAT = "zona-alfa-record"
@@ -23,19 +23,42 @@ class RecordError(ValueError):
     """A record or save that cannot be used: names the file, what is wrong and how to fix it."""
 
 
+class RecordJSON(TypedDict):
+    """A record as JSON (docs/formats.md)."""
+
+    format: str
+    engine: str
+    scenario: str
+    map: str | None
+    map_sha256: str | None
+    seed: int
+    settings: dict[str, JSONValue]
+    actions: list[JSONObject]
+
+
+class SaveJSON(TypedDict):
+    """A versioned save as JSON: the game state and the record so far (docs/formats.md)."""
+
+    format: str
+    version: int
+    engine: str
+    state: JSONObject
+    record: RecordJSON
+
+
 @dataclass(slots=True)
 class Record:
     """Everything needed to replay a game exactly: engine, scenario, map + hash, seed, settings, decisions."""
 
     scenario: str
     seed: int
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, JSONValue] = field(default_factory=dict)  # the overrides of the house defaults
     map_path: str | None = None
     map_sha256: str | None = None
     actions: list[Action] = field(default_factory=list)
     engine: str = ENGINE_VERSION
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RecordJSON:
         return {
             "format": RECORD_FORMAT,
             "engine": self.engine,
@@ -48,7 +71,7 @@ class Record:
         }
 
     @staticmethod
-    def from_json(data: Any, *, where: str = "record") -> "Record":
+    def from_json(data: object, *, where: str = "record") -> "Record":
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f"{where}: not a Zona Alfa record (expected \"format\": \"{RECORD_FORMAT}\")")
         for key in ("scenario", "seed", "actions"):
@@ -102,8 +125,8 @@ def atomic_write_text(path: str | Path, text: str) -> None:
 
 def save_game(path: str | Path, state: GameState, record: Record) -> None:
     """A versioned JSON save: the state and the record so far (docs/formats.md)."""
-    data = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "engine": ENGINE_VERSION,
-            "state": state.to_json(), "record": record.to_json()}
+    data: SaveJSON = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "engine": ENGINE_VERSION,
+                      "state": state.to_json(), "record": record.to_json()}
     atomic_write_text(path, json.dumps(data, sort_keys=True, indent=1))
 
 

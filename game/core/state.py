@@ -3,11 +3,18 @@ from __future__ import annotations
 
 import copy
 import enum
-from dataclasses import dataclass, field, fields
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, TypeVar, cast
 
 from game.core.battlefield import Base, Battlefield, Scene, SmokeCloud
 from game.core.dice import Rng
+from game.core.events import JSONObject, JSONValue
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+D = TypeVar("D", bound="DataclassInstance")
 
 SAVE_VERSION = 1
 
@@ -23,6 +30,17 @@ class Phase(enum.Enum):
     MEDKIT = "medkit"  # COMBAT-4.4.MEDKIT-SELF: a wounded model may dress the Wound at once
     PARRY = "parry"  # COMBAT-4.2.PARRY: the melee attacker chooses how many hits to parry
     MISSION_END = "mission_end"  # TURN-11
+
+
+class SmokeState(TypedDict):
+    """A smoke cloud in play (GAP-72): an LBT cylinder at (x, y, z) and the turn after which it clears."""
+
+    x: float
+    y: float
+    z: float
+    radius: float
+    height: float
+    expires_after_turn: NotRequired[int]  # absent: clears at the end of the current turn
 
 
 class SideKind(enum.Enum):
@@ -190,7 +208,7 @@ class GameState:
     scenario: str
     seed: int
     rng: Rng
-    settings: dict[str, Any]
+    settings: dict[str, JSONValue]  # the overrides of the house defaults (Settings.overrides)
     table: tuple[float, float]
     map_path: str | None = None
     map_sha256: str | None = None
@@ -208,7 +226,7 @@ class GameState:
     wound_queue: list[WoundDecision] = field(default_factory=list)
     tasks: dict[str, TaskState] = field(default_factory=dict)
     deploy_order: list[str] = field(default_factory=list)
-    smoke: list[dict[str, Any]] = field(default_factory=list)
+    smoke: list[SmokeState] = field(default_factory=list)
     round_counter: int = 0  # id of the last roll round (COMBAT-4.4.PERMA-DEAD "different round")
     event_seq: int = 0
     result: dict[str, Any] = field(default_factory=dict)
@@ -244,14 +262,14 @@ class GameState:
         return copy.deepcopy(self, {id(self.battlefield): self.battlefield})
 
     # --- JSON ----------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """Plain JSON data; the battlefield is referenced by map path and SHA-256, not embedded."""
-        out = _to_json(self)
+        out = _fields_json(self)
         del out["battlefield"]
         return out
 
     @staticmethod
-    def from_json(data: dict[str, Any], battlefield: Battlefield | None = None) -> "GameState":
+    def from_json(data: Mapping[str, Any], battlefield: Battlefield | None = None) -> "GameState":
         st = _from_json(GameState, {k: v for k, v in data.items() if k != "battlefield"})
         if battlefield is not None:
             st.battlefield = battlefield
@@ -260,31 +278,35 @@ class GameState:
         return st
 
 
-def _to_json(obj: Any) -> Any:
+def _fields_json(obj: DataclassInstance) -> JSONObject:
+    return {f.name: _to_json(getattr(obj, f.name)) for f in fields(obj)}
+
+
+def _to_json(obj: object) -> JSONValue:
     if isinstance(obj, enum.Enum):
-        return obj.value
+        return cast(JSONValue, obj.value)  # every enum of the state has str values
     if isinstance(obj, Rng):
         return str(obj.state)
-    if hasattr(obj, "__dataclass_fields__"):
-        return {f.name: _to_json(getattr(obj, f.name)) for f in fields(obj)}
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return _fields_json(obj)
     if isinstance(obj, dict):
         return {str(k): _to_json(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [_to_json(v) for v in obj]
-    return obj
+    return cast(JSONValue, obj)  # a str, number, bool or None: the state is plain data
 
 
-def _from_json(cls: Any, data: Any) -> Any:
+def _from_json(cls: type[D], data: Mapping[str, Any]) -> D:
     """Rebuild a dataclass from its JSON form using the field annotations (strings, PEP 563)."""
-    kwargs = {}
+    kwargs: dict[str, object] = {}
     for f in fields(cls):
         if f.name not in data:
             continue
-        kwargs[f.name] = _decode(f.type, data[f.name])
+        kwargs[f.name] = _decode(str(f.type), data[f.name])  # str: annotations are strings (PEP 563)
     return cls(**kwargs)
 
 
-def _decode(tp: str, value: Any) -> Any:
+def _decode(tp: str, value: Any) -> object:
     t = tp.replace(" ", "")
     if value is None:
         return None
@@ -294,18 +316,17 @@ def _decode(tp: str, value: Any) -> Any:
         return Phase(value)
     if t == "SideKind":
         return SideKind(value)
-    for name, cls in (("ModelProfile", ModelProfile), ("ActivationState", ActivationState),
-                      ("InterruptWindow", InterruptWindow)):
+    for name, cls in _ONE:
         if t in (name, f"{name}|None"):
             return _from_json(cls, value)
     if t.startswith("tuple[float,float]"):
         return tuple(value)
     if t.startswith("tuple["):
         return tuple(value)
-    for name, cls in (("SideState", SideState), ("WoundDecision", WoundDecision)):
+    for name, cls in _LISTS:
         if t == f"list[{name}]":
             return [_from_json(cls, v) for v in value]
-    for name, cls in (("UnitState", UnitState), ("ModelState", ModelState), ("TaskState", TaskState)):
+    for name, cls in _BY_ID:
         if t == f"dict[str,{name}]":
             return {k: _from_json(cls, v) for k, v in value.items()}
     if t.startswith("list["):
@@ -313,3 +334,11 @@ def _decode(tp: str, value: Any) -> Any:
     if t.startswith("dict["):
         return dict(value)
     return value
+
+
+# The dataclasses a field annotation names, by how the field holds them: one (or None), a list, a dict by id.
+_ONE: tuple[tuple[str, type[DataclassInstance]], ...] = (
+    ("ModelProfile", ModelProfile), ("ActivationState", ActivationState), ("InterruptWindow", InterruptWindow))
+_LISTS: tuple[tuple[str, type[DataclassInstance]], ...] = (("SideState", SideState), ("WoundDecision", WoundDecision))
+_BY_ID: tuple[tuple[str, type[DataclassInstance]], ...] = (
+    ("UnitState", UnitState), ("ModelState", ModelState), ("TaskState", TaskState))
