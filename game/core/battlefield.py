@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 Point2 = tuple[float, float]
 Point3 = tuple[float, float, float]
@@ -134,7 +136,9 @@ class Battlefield:
     zones: tuple[Zone, ...] = ()
     source: str | None = None  # map file path, None for the open table
     sha256: str | None = None  # of the map file bytes, None for the open table
-    cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # Derived data memoised by the geometry (footprints, STRtree, nav graphs), keyed by name or tuple; the value's
+    # type depends on the key, so only the module that owns a key reads it.
+    cache: dict[Hashable, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @staticmethod
     def open_table(width: float = 36.0, height: float = 36.0) -> "Battlefield":

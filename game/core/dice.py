@@ -125,7 +125,7 @@ class Modifier:
     value: int
     rule: str
 
-    def as_list(self) -> list:
+    def as_list(self) -> list[str | int]:
         return [self.label, self.value, self.rule]
 
 
@@ -140,7 +140,7 @@ class TargetNumber:
     def value(self) -> int:
         return self.base.value + sum(m.value for m in self.mods)
 
-    def breakdown(self) -> list[list]:
+    def breakdown(self) -> list[list[str | int]]:
         return [self.base.as_list()] + [m.as_list() for m in self.mods]
 
     def text(self) -> str:
