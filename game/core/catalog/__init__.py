@@ -8,10 +8,10 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, Protocol
 
 from game.core.catalog.parse import (
-    parse_armours, parse_bodies, parse_covers, parse_equipment, parse_grenades, parse_hostiles,
+    Refs, TOMLTable, parse_armours, parse_bodies, parse_covers, parse_equipment, parse_grenades, parse_hostiles,
     parse_levels, parse_recruits, parse_skills, parse_weapons,
 )
 from game.core.catalog.profiles import (
@@ -91,7 +91,7 @@ FRENZIED_FP: Mapping[str, str] = MappingProxyType({"dogs": "hostiles.melee_fp.fr
 SHOTGUN_BOUNDARY: Mapping[str, bool] = MappingProxyType({"le6_is_3": True, "lt6_is_3": False})  # GAP-07
 
 
-def setting_fields(settings: Settings) -> list[tuple[str, tuple[str | int, ...], Any, str]]:
+def setting_fields(settings: Settings) -> list[tuple[str, tuple[str | int, ...], object, str]]:
     """Every (file, path, value, setting key) the settings write into the raw data before validation."""
     out = [(file, path, _plain(settings[key]), key) for file, path, key in SETTING_FIELDS]
     preset = settings["hostiles.bandit"]
@@ -103,7 +103,7 @@ def setting_fields(settings: Settings) -> list[tuple[str, tuple[str | int, ...],
     return out
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
 
 
@@ -114,8 +114,8 @@ def path_text(file: str, path: tuple[str | int, ...]) -> str:
     return text
 
 
-def _write(raw: dict[str, dict[str, Any]], file: str, path: tuple[str | int, ...], value: Any, key: str) -> None:
-    node: Any = raw[file]
+def _write(raw: dict[str, TOMLTable], file: str, path: tuple[str | int, ...], value: object, key: str) -> None:
+    node: Any = raw[file]  # walks the raw TOML: a missing step or a wrong type is reported below
     for part in path[:-1]:
         try:
             node = node[part]
@@ -189,9 +189,9 @@ def default_data_dir() -> Path:
     return Path(str(resources.files("game.data")))
 
 
-def read_raw(data_dir: Path) -> dict[str, dict[str, Any]]:
+def read_raw(data_dir: Path) -> dict[str, TOMLTable]:
     """The raw TOML of every data file; errors name the file."""
-    raw = {}
+    raw: dict[str, TOMLTable] = {}
     for file in FILES:
         path = data_dir / file
         if not path.exists():
@@ -204,7 +204,16 @@ def read_raw(data_dir: Path) -> dict[str, dict[str, Any]]:
     return raw
 
 
-def _check_unique(parsed: dict[str, Mapping[str, Any]]) -> None:
+class _Entry(Protocol):
+    """What every parsed entry has: its id and its display name."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
+def _check_unique(parsed: Mapping[str, Mapping[str, _Entry]]) -> None:
     for file, entries in parsed.items():
         names: dict[str, str] = {}
         for entry in entries.values():
@@ -235,33 +244,31 @@ def build_catalog(settings: Settings, data_dir: Path) -> Catalog:
         _write(raw, file, path, value, key)
         provenance[path_text(file, path)] = key
     p = provenance
-    parsed: dict[str, dict[str, Any]] = {
-        "weapons.toml": parse_weapons(raw["weapons.toml"], p), "grenades.toml": parse_grenades(raw["grenades.toml"], p),
-        "armour.toml": parse_armours(raw["armour.toml"], p), "cover.toml": parse_covers(raw["cover.toml"], p),
-        "experience.toml": parse_levels(raw["experience.toml"], p), "skills.toml": parse_skills(raw["skills.toml"], p),
-        "equipment.toml": parse_equipment(raw["equipment.toml"], p), "bodies.toml": parse_bodies(raw["bodies.toml"], p),
-    }
-    refs = {"levels": parsed["experience.toml"], "armours": parsed["armour.toml"], "bodies": parsed["bodies.toml"],
-            "skills": parsed["skills.toml"], "weapons": parsed["weapons.toml"]}
-    parsed["recruits.toml"] = parse_recruits(raw["recruits.toml"], p, refs)
-    parsed["hostiles.toml"] = parse_hostiles(raw["hostiles.toml"], p, refs)
-    _check_unique(parsed)
-    _check_weapon_refs(parsed["weapons.toml"], parsed["equipment.toml"])
-    weapons = _apply_weapon_settings(parsed["weapons.toml"], settings)
-    skills, aliases = _apply_skill_settings(parsed["skills.toml"], settings)
-    hostiles = _apply_hostile_settings(parsed["hostiles.toml"], weapons, settings)
+    weapons, grenades = parse_weapons(raw["weapons.toml"], p), parse_grenades(raw["grenades.toml"], p)
+    armours, covers = parse_armours(raw["armour.toml"], p), parse_covers(raw["cover.toml"], p)
+    levels, skills = parse_levels(raw["experience.toml"], p), parse_skills(raw["skills.toml"], p)
+    equipment, bodies = parse_equipment(raw["equipment.toml"], p), parse_bodies(raw["bodies.toml"], p)
+    refs = Refs(levels=levels, armours=armours, bodies=bodies, skills=skills, weapons=weapons)
+    recruits = parse_recruits(raw["recruits.toml"], p, refs)
+    hostiles = parse_hostiles(raw["hostiles.toml"], p, refs)
+    _check_unique({"weapons.toml": weapons, "grenades.toml": grenades, "armour.toml": armours, "cover.toml": covers,
+                   "experience.toml": levels, "skills.toml": skills, "equipment.toml": equipment,
+                   "bodies.toml": bodies, "recruits.toml": recruits, "hostiles.toml": hostiles})
+    _check_weapon_refs(weapons, equipment)
+    weapons = _apply_weapon_settings(weapons, settings)
+    skills, aliases = _apply_skill_settings(skills, settings)
+    hostiles = _apply_hostile_settings(hostiles, weapons, settings)
     ro = MappingProxyType
-    return Catalog(ro(weapons), ro(parsed["grenades.toml"]), ro(parsed["armour.toml"]), ro(parsed["cover.toml"]),
-                   ro(parsed["experience.toml"]), ro(skills), ro(parsed["equipment.toml"]), ro(parsed["bodies.toml"]),
-                   ro(parsed["recruits.toml"]), ro(hostiles), ro(aliases))
+    return Catalog(ro(weapons), ro(grenades), ro(armours), ro(covers), ro(levels), ro(skills), ro(equipment),
+                   ro(bodies), ro(recruits), ro(hostiles), ro(aliases))
 
 
-def _freeze(value: Any) -> Any:
+def _freeze(value: object) -> object:
     return tuple(value) if isinstance(value, (list, tuple)) else value
 
 
 @lru_cache(maxsize=16)
-def _cached(overrides: tuple[tuple[str, Any], ...]) -> Catalog:
+def _cached(overrides: tuple[tuple[str, object], ...]) -> Catalog:
     return build_catalog(Settings(dict(overrides), where="catalog"), default_data_dir())
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from enum import Enum
-from typing import Any, Iterable, Mapping, TypeVar
+from typing import Any, Iterable, Iterator, Mapping, TypedDict, TypeVar, overload
 
 from game.core.catalog.profiles import (
     Armour, Body, CatalogError, CoverClass, Equipment, EquipmentTable, ExperienceLevel, Grenade, GrenadeEffect,
@@ -13,8 +13,30 @@ from game.core.catalog.profiles import (
 )
 
 E = TypeVar("E", bound=Enum)
+T = TypeVar("T")
+U = TypeVar("U")
+D = TypeVar("D")  # the type of a field's default
+TOMLTable = dict[str, Any]  # a table as tomllib returns it: values unchecked until a _Fields read types them
 ID = re.compile(r"[a-z][a-z0-9_]*")
-_MISSING: Any = object()
+
+
+class _Missing(Enum):
+    """The default of a required field (a sentinel, so that None can be a default)."""
+
+    MISSING = "missing"
+
+
+_MISSING = _Missing.MISSING
+
+
+class Refs(TypedDict):
+    """The parsed tables that recruits and hostiles refer to."""
+
+    levels: Mapping[str, ExperienceLevel]
+    armours: Mapping[str, Armour]
+    bodies: Mapping[str, Body]
+    skills: Mapping[str, Skill]
+    weapons: Mapping[str, Weapon]
 
 
 # --- typed reading of one TOML table --------------------------------------------------------------
@@ -22,17 +44,28 @@ _MISSING: Any = object()
 class _Fields:
     """Typed reads from one TOML table; every error names `file [entry].path` and what is wrong."""
 
-    def __init__(self, body: Any, where: str, provenance: Mapping[str, str]) -> None:
+    def __init__(self, body: object, where: str, provenance: Mapping[str, str]) -> None:
         if not isinstance(body, dict):
             raise CatalogError(f"{where}: expected a table, got {type(body).__name__}")
-        self.body, self.where, self.provenance, self.used = body, where, provenance, set()
+        self.body: TOMLTable = body
+        self.where, self.provenance = where, provenance
+        self.used: set[str] = set()
 
     def fail(self, name: str, what: str) -> CatalogError:
         path = f"{self.where}.{name}"
         origin = self.provenance.get(path)
         return CatalogError(f"{path}: {what}" + (f" (value from setting {origin!r})" if origin else ""))
 
-    def get(self, name: str, kind: type | tuple[type, ...], default: Any = _MISSING) -> Any:
+    @overload
+    def get(self, name: str, kind: type[T]) -> T: ...
+    @overload
+    def get(self, name: str, kind: type[T], default: D) -> T | D: ...
+    @overload
+    def get(self, name: str, kind: tuple[type[T], type[U]]) -> T | U: ...
+    @overload
+    def get(self, name: str, kind: tuple[type[T], type[U]], default: D) -> T | U | D: ...
+
+    def get(self, name: str, kind: type | tuple[type, ...], default: object = _MISSING) -> object:
         self.used.add(name)
         if name not in self.body:
             if default is _MISSING:
@@ -45,22 +78,37 @@ class _Fields:
             raise self.fail(name, f"expected {names}, got {type(value).__name__} {value!r}")
         return value
 
-    def text(self, name: str, default: Any = _MISSING) -> Any:
+    @overload
+    def text(self, name: str) -> str: ...
+    @overload
+    def text(self, name: str, default: D) -> str | D: ...
+
+    def text(self, name: str, default: object = _MISSING) -> object:
         value = self.get(name, str, default)
         if isinstance(value, str) and not value.strip():
             raise self.fail(name, "must not be empty")
         return value
 
-    def int(self, name: str, default: Any = _MISSING, *, low: int | None = 0) -> Any:
+    @overload
+    def int(self, name: str, *, low: int | None = 0) -> int: ...
+    @overload
+    def int(self, name: str, default: D, *, low: int | None = 0) -> int | D: ...
+
+    def int(self, name: str, default: object = _MISSING, *, low: int | None = 0) -> object:
         value = self.get(name, int, default)
         if isinstance(value, int) and low is not None and value < low:
             raise self.fail(name, f"must be >= {low}, got {value}")
         return value
 
-    def inches(self, name: str, default: Any = _MISSING) -> Any:
+    @overload
+    def inches(self, name: str) -> float: ...
+    @overload
+    def inches(self, name: str, default: D) -> float | D: ...
+
+    def inches(self, name: str, default: object = _MISSING) -> object:
         value = self.get(name, (int, float), default)
-        if value is None or value is default and default is not _MISSING:
-            return value
+        if not isinstance(value, (int, float)) or default is not _MISSING and value is default:
+            return value  # the default of a missing field (None included), as given
         if value < 0:
             raise self.fail(name, f"negative length {value}")
         return float(value)
@@ -68,7 +116,12 @@ class _Fields:
     def flag(self, name: str, default: bool = False) -> bool:
         return bool(self.get(name, bool, default))
 
-    def enum(self, name: str, enum: type[E], default: Any = _MISSING) -> Any:
+    @overload
+    def enum(self, name: str, enum: type[E]) -> E: ...
+    @overload
+    def enum(self, name: str, enum: type[E], default: D) -> E | D: ...
+
+    def enum(self, name: str, enum: type[E], default: object = _MISSING) -> object:
         value = self.get(name, str, default)
         if value is None or value is default and default is not _MISSING:
             return value
@@ -85,7 +138,7 @@ class _Fields:
         return tuple(value)
 
     def enums(self, name: str, enum: type[E]) -> frozenset[E]:
-        out = set()
+        out: set[E] = set()
         for i, word in enumerate(self.words(name)):
             try:
                 out.add(enum(word))
@@ -100,14 +153,14 @@ class _Fields:
             raise self.fail(unknown[0], f"unknown field (known fields: {sorted(self.used)})")
 
 
-def _ref(f: _Fields, name: str, value: str | None, known: Mapping[str, Any], what: str) -> None:
+def _ref(f: _Fields, name: str, value: str | None, known: Mapping[str, object], what: str) -> None:
     if value is not None and value not in known:
         raise f.fail(name, f"unknown {what} {value!r}; known: {sorted(known)}")
 
 
 # --- parsing each file ----------------------------------------------------------------------------
 
-def _entries(raw: dict[str, Any], file: str) -> Iterable[tuple[str, str]]:
+def _entries(raw: TOMLTable, file: str) -> Iterator[tuple[str, str]]:
     for entry in raw:
         if not ID.fullmatch(entry):
             raise CatalogError(f"{file} [{entry}]: id must be lower_snake_case (letters, digits, _)")
@@ -123,7 +176,7 @@ def _profile(f: _Fields, name: str) -> WeaponProfile:
         raise f.fail("range_max", "missing field (only Melee and flame weapons have no maximum range)")
     if range_max is not None and range_min > range_max:
         raise f.fail("range_min", f"minimum range {range_min} is greater than maximum range {range_max}")
-    fp = f.int("fp", None if template is Template.FLAME else _MISSING, low=1)
+    fp = f.int("fp", None, low=1) if template is Template.FLAME else f.int("fp", low=1)
     far = f.int("far_damage", None)
     near_max = f.inches("near_max", None)
     if (far is None) != (near_max is None):
@@ -138,7 +191,7 @@ PROFILE_FIELDS = ("melee", "template", "range_min", "range_max", "fp", "far_dama
                   "near_inclusive", "damage", "specials", "ca_mod")
 
 
-def parse_weapons(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Weapon]:
+def parse_weapons(raw: TOMLTable, prov: Mapping[str, str]) -> dict[str, Weapon]:
     out: dict[str, Weapon] = {}
     for entry, where in _entries(raw, "weapons.toml"):
         f = _Fields(raw[entry], where, prov)
@@ -172,7 +225,7 @@ def parse_weapons(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Wea
     return out
 
 
-def parse_grenades(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Grenade]:
+def parse_grenades(raw: TOMLTable, prov: Mapping[str, str]) -> dict[str, Grenade]:
     out = {}
     for entry, where in _entries(raw, "grenades.toml"):
         f = _Fields(raw[entry], where, prov)
@@ -185,7 +238,7 @@ def parse_grenades(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Gr
     return out
 
 
-def parse_armours(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Armour]:
+def parse_armours(raw: TOMLTable, prov: Mapping[str, str]) -> dict[str, Armour]:
     out = {}
     for entry, where in _entries(raw, "armour.toml"):
         f = _Fields(raw[entry], where, prov)
@@ -196,7 +249,7 @@ def parse_armours(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Arm
     return out
 
 
-def parse_covers(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, CoverClass]:
+def parse_covers(raw: TOMLTable, prov: Mapping[str, str]) -> dict[str, CoverClass]:
     out = {}
     for entry, where in _entries(raw, "cover.toml"):
         f = _Fields(raw[entry], where, prov)
@@ -212,7 +265,7 @@ def parse_covers(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Cove
     return out
 
 
-def parse_levels(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, ExperienceLevel]:
+def parse_levels(raw: TOMLTable, prov: Mapping[str, str]) -> dict[str, ExperienceLevel]:
     out = {}
     for entry, where in _entries(raw, "experience.toml"):
         f = _Fields(raw[entry], where, prov)
@@ -223,7 +276,7 @@ def parse_levels(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Expe
     return out
 
 
-def parse_skills(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Skill]:
+def parse_skills(raw: TOMLTable, prov: Mapping[str, str]) -> dict[str, Skill]:
     out = {}
     for entry, where in _entries(raw, "skills.toml"):
         f = _Fields(raw[entry], where, prov)
@@ -232,7 +285,7 @@ def parse_skills(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Skil
     return out
 
 
-def parse_equipment(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Equipment]:
+def parse_equipment(raw: TOMLTable, prov: Mapping[str, str]) -> dict[str, Equipment]:
     out = {}
     for entry, where in _entries(raw, "equipment.toml"):
         f = _Fields(raw[entry], where, prov)
@@ -245,7 +298,7 @@ def parse_equipment(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, E
     return out
 
 
-def parse_bodies(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Body]:
+def parse_bodies(raw: TOMLTable, prov: Mapping[str, str]) -> dict[str, Body]:
     out = {}
     for entry, where in _entries(raw, "bodies.toml"):
         f = _Fields(raw[entry], where, prov)
@@ -258,7 +311,7 @@ def parse_bodies(raw: dict[str, Any], prov: Mapping[str, str]) -> dict[str, Body
     return out
 
 
-def parse_recruits(raw: dict[str, Any], prov: Mapping[str, str], cat: dict[str, Mapping[str, Any]]) -> dict[str, RecruitProfile]:
+def parse_recruits(raw: TOMLTable, prov: Mapping[str, str], cat: Refs) -> dict[str, RecruitProfile]:
     out = {}
     for entry, where in _entries(raw, "recruits.toml"):
         f = _Fields(raw[entry], where, prov)
@@ -278,7 +331,7 @@ def parse_recruits(raw: dict[str, Any], prov: Mapping[str, str], cat: dict[str, 
     return out
 
 
-def parse_hostiles(raw: dict[str, Any], prov: Mapping[str, str], cat: dict[str, Mapping[str, Any]]) -> dict[str, HostileProfile]:
+def parse_hostiles(raw: TOMLTable, prov: Mapping[str, str], cat: Refs) -> dict[str, HostileProfile]:
     out = {}
     for entry, where in _entries(raw, "hostiles.toml"):
         f = _Fields(raw[entry], where, prov)
@@ -299,10 +352,12 @@ def parse_hostiles(raw: dict[str, Any], prov: Mapping[str, str], cat: dict[str, 
         if not attacks:
             raise f.fail("attacks", "needs at least one attack")
         worn = cat["armours"][armour] if armour else None
+        armor = worn.armor if worn else natural
+        assert armor is not None  # exactly one of armor and armour was given (checked above)
         b = cat["bodies"][body]
         out[entry] = HostileProfile(
             entry, f.text("name"), f.text("rule"), f.inches("move"), f.int("ca"),
-            worn.armor if worn else natural, f.int("will", None), tuple(attacks), f.int("wounds", low=1), body,
+            armor, f.int("will", None), tuple(attacks), f.int("wounds", low=1), body,
             b.diameter, b.height, f.enum("unit", UnitForm), f.flag("creature"), armour,
             worn.obscured if worn else None)
         f.done()
