@@ -10,25 +10,24 @@ from game.core.actions import FlameAttack, IllegalAction, TemplateAttack, ThrowG
 from game.core.catalog.profiles import GrenadeEffect, Special, Template
 from game.core.dice import Modifier, TargetNumber
 from game.core.geometry.distance import EPS, point_distance
-from game.core.rules.modifiers import AttackSituation, save_tn
-from game.core.state import ModelState
-from game.core.rules.stats import effective_ca, will_tn as plain_will_tn
 from game.core.geometry.templates import TemplateEffect, TemplateKind, template_coverage
-from game.core.rules.wounds import add_pins, inflict_wounds
-from game.core.rules.attack import check_ammo
-from game.core.rules.attack import roll_saves
-from game.core.rules.attack import situation
-from game.core.rules.attack import situation_json
-from game.core.rules.attack import spend_ammo
-from game.core.rules.attack import take_hits
-from game.core.rules.attack import weapon_and_profile
+from game.core.rules.attack import (
+    check_ammo,
+    roll_saves,
+    situation,
+    situation_json,
+    spend_ammo,
+    take_hits,
+    weapon_and_profile,
+)
 from game.core.rules.context import record_crit
-from game.core.rules.modifiers import AttackNumbers
-from game.core.rules.modifiers import cover_modifiers
-from game.core.rules.queries import aim_pending, catalog_of
-from game.core.rules.queries import enemy_contacts
-from game.core.rules.queries import leader_bonus
+from game.core.rules.modifiers import AttackNumbers, AttackSituation, cover_modifiers, save_tn
+from game.core.rules.queries import aim_pending, catalog_of, enemy_contacts, leader_bonus
+from game.core.rules.stats import effective_ca
+from game.core.rules.stats import will_tn as plain_will_tn
 from game.core.rules.turnrolls import range_multiplier
+from game.core.rules.wounds import add_pins, inflict_wounds
+from game.core.state import ModelState
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx

@@ -8,9 +8,9 @@ from game.core.actions import Action
 from game.core.battlefield import Battlefield
 from game.core.dice import Crit, Dice, PoolResult, TargetNumber, evaluate_pool
 from game.core.events import Event
+from game.core.rules.wounds import add_pins
 from game.core.settings import Settings
 from game.core.state import GameState, Phase
-from game.core.rules.wounds import add_pins
 
 
 @lru_cache(maxsize=64)

@@ -5,6 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+import game.core.rules.basic as basic
+import game.core.rules.blasts as blasts
+import game.core.rules.fire as fire
+import game.core.rules.items as items
+import game.core.rules.melee as melee
+import game.core.rules.moves as moves
+import game.core.rules.orders as orders
+import game.core.rules.tasks as tasks
 from game.core.actions import (
     Action,
     Aim,
@@ -17,8 +25,8 @@ from game.core.actions import (
     MeleeAttack,
     Move,
     Order,
-    RangedAttack,
     Rally,
+    RangedAttack,
     Recover,
     Reload,
     TemplateAttack,
@@ -27,7 +35,6 @@ from game.core.actions import (
     Withdraw,
 )
 from game.core.catalog.profiles import Special
-from game.core.rules import basic, blasts, fire, items, melee, moves, orders, tasks
 from game.core.rules.attack import deflection_will
 from game.core.rules.queries import catalog_of, engaged, sole_model
 from game.core.state import ModelState, Phase

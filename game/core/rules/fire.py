@@ -5,11 +5,22 @@ from typing import TYPE_CHECKING
 
 from game.core.actions import IllegalAction, RangedAttack
 from game.core.geometry.distance import weapon_range
-from game.core.state import ModelState
+from game.core.rules.attack import (
+    check_ammo,
+    lead_model,
+    max_range,
+    numbers,
+    pick,
+    pooled_fp,
+    situation,
+    spend_ammo,
+    take_hits,
+    unit_target,
+    weapon_and_profile,
+)
 from game.core.rules.context import record_crit
-from game.core.rules.attack import (check_ammo, lead_model, max_range, numbers, pick, pooled_fp, situation, spend_ammo,
-                                    take_hits, unit_target, weapon_and_profile)
 from game.core.rules.queries import can_see, contacts_of, enemy_contacts, in_contact, target_model
+from game.core.state import ModelState
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx

@@ -5,17 +5,14 @@ from typing import TYPE_CHECKING, Any
 
 from game.core.actions import IllegalAction, MeleeAttack, Parry, Withdraw
 from game.core.catalog.profiles import Weapon, WeaponProfile
-from game.core.rules.attack import lead_model, model_profile, numbers, pooled_fp, situation, take_hits
-from game.core.rules.queries import catalog_of, contact_tol, enemy_contacts, in_contact, target_model
 from game.core.dice import PoolResult, evaluate_pool
 from game.core.geometry.distance import EPS, base_distance
-from game.core.state import ModelState, Phase
-from game.core.rules.wounds import inflict_wounds
+from game.core.rules.attack import lead_model, model_profile, numbers, pooled_fp, situation, take_hits
 from game.core.rules.context import record_crit
-from game.core.rules.movepath import allowance_of
-from game.core.rules.movepath import judge_path
-from game.core.rules.movepath import place_along
-from game.core.rules.movepath import refuse_illegal
+from game.core.rules.movepath import allowance_of, judge_path, place_along, refuse_illegal
+from game.core.rules.queries import catalog_of, contact_tol, enemy_contacts, in_contact, target_model
+from game.core.rules.wounds import inflict_wounds
+from game.core.state import ModelState, Phase
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx

@@ -8,9 +8,10 @@ from game.core.battlefield import Cover
 from game.core.catalog import Catalog
 from game.core.catalog.profiles import Obscured, Weapon, WeaponProfile
 from game.core.dice import Modifier, TargetNumber
+from game.core.rules.stats import effective_ca, is_wounded_multiwound
+from game.core.rules.stats import will_tn as plain_will_tn
 from game.core.settings import Settings
 from game.core.state import ModelState
-from game.core.rules.stats import effective_ca, is_wounded_multiwound, will_tn as plain_will_tn
 
 _COVER_ID = {Cover.OBSTRUCTION: "obstruction", Cover.SOFT: "soft", Cover.HARD: "hard", Cover.HARDENED: "hardened"}
 

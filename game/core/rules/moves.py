@@ -8,15 +8,21 @@ from game.core.actions import Climb, IllegalAction, Jump, Move
 from game.core.geometry.distance import EPS, segment_point_distance
 from game.core.geometry.movement.cost import CLIMB_RATE, PathFact
 from game.core.geometry.movement.positions import vertically_overlap
-from game.core.state import ModelState
 from game.core.rules.context import record_crit
+from game.core.rules.movepath import (
+    allowance_of,
+    check_position,
+    emit_triggers,
+    hustle,
+    judge_path,
+    place_along,
+    refuse_illegal,
+    slow_scars,
+    task_leave_check,
+)
+from game.core.rules.queries import enemies_of, engaged, leader_bonus
 from game.core.rules.stats import will_tn
-from game.core.rules.queries import enemies_of
-from game.core.rules.queries import engaged
-from game.core.rules.queries import leader_bonus
-
-from game.core.rules.movepath import (allowance_of, check_position, emit_triggers, hustle, judge_path, place_along,
-                                      refuse_illegal, slow_scars, task_leave_check)
+from game.core.state import ModelState
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx

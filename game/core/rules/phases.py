@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+import game.core.rules.dispatch as dispatch
 from game.core.actions import (
     Action,
     Activate,
@@ -17,11 +18,20 @@ from game.core.actions import (
     Parry,
     UseItem,
 )
-from game.core.rules import dispatch
 from game.core.rules.context import Ctx
 from game.core.rules.deploy import check_deploy, do_deploy
-from game.core.rules.flow import (after_action, check_early_end, close_window_side, end_activation, open_window,
-                                  refresh_window, remaining, resume, start_turn, begin_cycle)
+from game.core.rules.flow import (
+    after_action,
+    begin_cycle,
+    check_early_end,
+    close_window_side,
+    end_activation,
+    open_window,
+    refresh_window,
+    remaining,
+    resume,
+    start_turn,
+)
 from game.core.rules.melee import check_parry
 from game.core.rules.wounds import dress_wound, medkits, settle_wounds
 from game.core.state import ActivationState, GameState, Phase

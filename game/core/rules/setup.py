@@ -10,12 +10,10 @@ from game.core.catalog import Catalog, load_catalog
 from game.core.dice import Rng, seed_state
 from game.core.events import Event
 from game.core.geometry.polygon import rect
+from game.core.rules.context import Ctx
+from game.core.rules.turnrolls import begin_deployment, roll_environment, roll_turn_limit
 from game.core.settings import Settings
 from game.core.state import GameState, ModelProfile, ModelState, SideKind, SideState, TaskState, UnitState
-from game.core.rules.context import Ctx
-from game.core.rules.turnrolls import begin_deployment
-from game.core.rules.turnrolls import roll_environment
-from game.core.rules.turnrolls import roll_turn_limit
 
 
 @dataclass(frozen=True, slots=True)

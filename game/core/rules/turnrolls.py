@@ -2,8 +2,8 @@
 (TURN-2, TURN-3, TURN-4, TURN-4.1)."""
 from __future__ import annotations
 
-from game.core.rules.context import Ctx
 from game.core.dice import d3_from_d6
+from game.core.rules.context import Ctx
 from game.core.state import GameState, Phase, SideKind
 
 
