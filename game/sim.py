@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from game.core.actions import Action
 from game.core.events import Event, describe
 from game.core.record import Record
-from game.core.rules.apply import apply
-from game.core.settings import Settings, SettingsError
 from game.core.battlefield import Battlefield
-from game.core.rules.setup import Scenario, map_demo, new_game, scenario
+from game.core.rules import Scenario, apply, map_demo, new_game, scenario
+from game.core.settings import Settings, SettingsError
 from game.core.state import GameState, Phase
 
 
@@ -21,7 +21,7 @@ class Agent(Protocol):
 
 def play(
     scen: Scenario,
-    agents: dict[str, Agent],
+    agents: Mapping[str, Agent],
     seed: int,
     *,
     settings: dict | None = None,

@@ -102,7 +102,7 @@ class RandomAgent:
     def _action(self, st: GameState) -> Action:
         act = st.activation
         assert act is not None
-        uid = act.extra_unit if act.extra_left > 0 else act.unit
+        uid = act.extra_unit if act.extra_left > 0 and act.extra_unit is not None else act.unit
         if self.rng.random() < 0.04:
             return EndActivation(uid)
         legal = [a for a in self._candidates(st, uid, context="own") if _legal(st, a)]
@@ -218,7 +218,7 @@ class RandomAgent:
                 left -= seg
                 continue
             t = left / seg if seg else 0.0
-            pts.append(tuple(a[i] + t * (b[i] - a[i]) for i in range(3)))
+            pts.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), a[2] + t * (b[2] - a[2])))
             break
         if len(pts) < 2:
             return None

@@ -78,6 +78,7 @@ def _atoms(tn: int, group: int, mode: str) -> list[tuple[int, bool, bool, bool, 
     A single die has four classes: natural 1, 2..TN, TN+1..9, natural 10 (weighted by face count). A best-of-
     `group` save keeps the lowest die (COMBAT-4.1.SAVE, GAP-14); `mode` any_die also tracks a 10 on any die."""
     faces: dict[tuple[bool, bool, bool, bool, bool], int] = {}
+    combos: list[tuple[tuple[int, ...], int]]
     if group <= 1:
         combos = [((f,), 1) for f in range(1, 11)]
     else:
@@ -124,7 +125,9 @@ def pool_dist(n: int, tn: int, *, group: int = 1, settings: Settings | None = No
     key = (n, tn, group)
     if cache is not None and key in cache:
         return cache[key]
-    return pool_dists(n, tn, group=group, settings=s, cache=cache, only_last=True)[n]
+    d = pool_dists(n, tn, group=group, settings=s, cache=cache, only_last=True)[n]
+    assert d is not None  # only_last computes the last size
+    return d
 
 
 def pool_dists(nmax: int, tn: int, *, group: int = 1, settings: Settings | None = None,

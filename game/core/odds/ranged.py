@@ -128,6 +128,7 @@ def defender_round(u: UnitFacts, hits: dict[int, int], hits_denom: int, *, save_
             continue
         scale = wh * gd ** (nmax - h)
         pool = pools[h]
+        assert pool is not None  # every size up to nmax is computed
         for c, w in pool.crit_names:
             save_crit[c] = save_crit.get(c, 0) + w * scale
         for d, wn, i, w, f in pool.rows:
@@ -194,7 +195,9 @@ def _round_ends(u: UnitFacts, snap0: Snap, first: int, ends: list[int], no_roll:
         elif target is None:
             w_plain += w_due
         else:
-            tn = target[1].value
+            tn_of_check = target[1]
+            assert tn_of_check is not None
+            tn = tn_of_check.value
             if tn not in rolls:
                 rolls[tn] = [(ok, wc is _FAILURE, wc.value, ww)
                              for ok, wc, ww in pool_dist(1, tn, settings=s, cache=cache).outcomes]

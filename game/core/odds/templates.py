@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from game.core.actions import FlameAttack, TemplateAttack, ThrowGrenade
 from game.core.battlefield import Battlefield, Point2, Scene
@@ -117,7 +117,7 @@ class ModelTemplateOdds:
     effects: dict[str, Prob]
     given: dict[str, RoundOdds]  # "affected" / "soft_cover" -> the model's round (save, Will, or the Burn chain)
 
-    def _mix(self, f) -> Prob:  # type: ignore[no-untyped-def]
+    def _mix(self, f: Callable[[RoundOdds], Prob]) -> Prob:
         return sum((self.effects[e] * f(r) for e, r in self.given.items()), Fraction(0))
 
     @property
@@ -324,8 +324,8 @@ def template_odds(state: GameState, action: Any, *, context: str = "own") -> Tem
         on_hit = template_coverage(bf, scene, kind, (action.x, action.y, 0.0), settings=settings)
         for b in scene.bases:
             probs: dict[str, Prob] = {e: Fraction(0) for e in EFFECTS}
-            cov = on_hit.model(b.id)
-            probs["untouched" if cov is None else cov.effect.value] += p_hit
+            hit_cov = on_hit.model(b.id)
+            probs["untouched" if hit_cov is None else hit_cov.effect.value] += p_hit
             for k in range(1, 11):
                 arcs = deviation_arcs(bf, scene, kind, (action.x, action.y), b.id, k, settings=settings)
                 touched = 0.0

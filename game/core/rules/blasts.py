@@ -10,7 +10,8 @@ from game.core.actions import FlameAttack, IllegalAction, TemplateAttack, ThrowG
 from game.core.catalog.profiles import GrenadeEffect, Special, Template
 from game.core.dice import Modifier, TargetNumber
 from game.core.geometry.distance import EPS, point_distance
-from game.core.geometry.templates import TemplateEffect, TemplateKind, template_coverage
+from game.core.battlefield import Scene
+from game.core.geometry.templates import TemplateEffect, TemplateFact, TemplateKind, template_coverage
 from game.core.rules.attack import (
     check_ammo,
     roll_saves,
@@ -209,7 +210,7 @@ def do_flame(ctx: "Ctx", a: FlameAttack, m: ModelState, context: str) -> int:
 # --- resolution ----------------------------------------------------------------------------------
 
 
-def _coverage_json(fact) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
+def _coverage_json(fact: TemplateFact) -> list[dict[str, Any]]:
     return [{"model": c.model, "effect": c.effect.value, "shielded_by": list(c.shielded_by),
              "soft_cover": list(c.soft_cover_between)} for c in fact.models]
 
@@ -242,7 +243,7 @@ def resolve_blast(ctx: "Ctx", m: ModelState, blast: Blast, x: float, y: float, *
     _apply_effects(ctx, m, blast, fact, res_round(ctx))
 
 
-def _scene(ctx: "Ctx"):  # type: ignore[no-untyped-def]
+def _scene(ctx: "Ctx") -> Scene:
     """Templates touch Out of Action figures too when `ooa.targetable` allows it (GAP-93)."""
     return ctx.state.scene(include_ooa=ctx.settings["ooa.targetable"] == "templates_and_melee")
 
@@ -251,7 +252,7 @@ def res_round(ctx: "Ctx") -> int:
     return ctx.state.round_counter
 
 
-def _apply_effects(ctx: "Ctx", attacker: ModelState, blast: Blast, fact, round_id: int) -> None:  # type: ignore[no-untyped-def]
+def _apply_effects(ctx: "Ctx", attacker: ModelState, blast: Blast, fact: TemplateFact, round_id: int) -> None:
     st = ctx.state
     if GrenadeEffect.SMOKE in blast.effects:
         centre = fact.origin

@@ -2,6 +2,7 @@
 Radius triggers and task contact (GEO-8, GEO-19, SKILL-6.1.HUSTLE, CORE-3.4.BANKING)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from game.core.actions import IllegalAction
@@ -65,7 +66,7 @@ def _start(m: ModelState) -> tuple[float, float, float]:
     return (m.x, m.y, m.z)
 
 
-def judge_path(ctx: "Ctx", m: ModelState, path, allowance: float) -> PathFact:  # type: ignore[no-untyped-def]
+def judge_path(ctx: "Ctx", m: ModelState, path: Sequence[Sequence[float]], allowance: float) -> PathFact:
     """The GEO-8 verdict on a path from the model's position; an action's check and its resolution share it
     within one `apply` (nothing moves in between)."""
     key = ("path", m.id, m.x, m.y, m.z, tuple(tuple(p) for p in path), allowance)

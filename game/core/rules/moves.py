@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from game.core.actions import Climb, IllegalAction, Jump, Move
 from game.core.geometry.distance import EPS, segment_point_distance
+from game.core.geometry.terrain import Level
 from game.core.geometry.movement.cost import CLIMB_RATE, PathFact
 from game.core.geometry.movement.positions import vertically_overlap
 from game.core.rules.context import record_crit
@@ -33,7 +35,7 @@ JUMP_FREE = 2.0  # CORE-3.3.JUMP: a gap up to 2" is crossed for 1 action, no che
 # --- shared -------------------------------------------------------------------------------------------
 
 
-def _common(ctx: "Ctx", unit: str, path, m: ModelState, what: str) -> None:  # type: ignore[no-untyped-def]
+def _common(ctx: "Ctx", unit: str, path: Sequence[Sequence[float]], m: ModelState, what: str) -> None:
 
     if len([x for x in ctx.state.unit_models(unit) if x.in_play]) != 1:
         raise IllegalAction("each model of a multi-model unit needs its own path", "CORE-3.7.COMMON-ACTIONS")
@@ -114,7 +116,7 @@ def do_climb(ctx: "Ctx", a: Climb, m: ModelState, context: str) -> int:
 # --- Jump (CORE-3.3.JUMP, GEO-24, GAP-88) ----------------------------------------------------------------
 
 
-def jump_gap(ctx: "Ctx", m: ModelState, to: tuple[float, ...]):  # type: ignore[no-untyped-def]
+def jump_gap(ctx: "Ctx", m: ModelState, to: tuple[float, ...]) -> tuple[Level, Level, float, tuple[float, float, float]]:
     """GEO-24: the levels jumped from and to and the gap width g between them (edge to edge); raises
     IllegalAction when the jump is not between two floors or the bases are not at the edges."""
     from game.core.geometry.terrain import level_at, walking_level
