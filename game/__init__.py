@@ -1,4 +1,7 @@
-"""Zona Alfa digital tabletop."""
+"""Zona Alfa digital tabletop: the rules core in game/core, agents in game/ai, the play loop in game/sim.py, maps
+in game/maps, pictures in game/render (docs/architecture.md)."""
 from __future__ import annotations
 
-ENGINE_VERSION = "0.1.0"
+from game.core.version import ENGINE_VERSION
+
+__all__ = ["ENGINE_VERSION"]

@@ -199,7 +199,7 @@ def test_enforced_settings_are_read_by_their_module() -> None:
 
 
 def test_enforcement_check_catches_unread_and_missing_modules() -> None:
-    read = SettingSpec("weapons.smg.fp", 2, "int", "GAP-01", "game.core.catalog", "x")
+    read = SettingSpec("weapons.smg.fp", 2, "int", "GAP-01", "game.core.catalog.loader", "x")
     unread = SettingSpec("nothing.reads_me", 1, "int", "GAP-1", "game.core.settings", "x")
     nowhere = SettingSpec("los.woods_depth", 2.0, "float", "GEO-10", "game.core.no_such_module", "x")
     issue = SettingSpec("los.mode", "2.5d_rays", "str", "GEO-10", "issue 4: LOS, cover, templates", "x")

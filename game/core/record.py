@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TypedDict
 
-from game import ENGINE_VERSION
+from game.core.version import ENGINE_VERSION
 from game.core.actions import Action, action_from_json
 from game.core.battlefield import Battlefield
 from game.core.events import Event, JSONObject, JSONValue
