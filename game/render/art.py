@@ -7,9 +7,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
-import shapely
+import shapely  # type: ignore[import-untyped]
 
 from game.core.battlefield import Area, Battlefield, Cover, Movement, TerrainPiece
+from game.render.painter import Painter
+from game.render.plan import PlanLayer, plan_order
+from game.render.style import darker, piece_fill, shade
 
 if TYPE_CHECKING:
     import pygame
@@ -29,11 +32,11 @@ class Art:
         self.pg = pygame
         self.root = Path(root)
         self.ppi = ppi
-        self._cache: dict[tuple[str, int, int], Any] = {}
+        self._cache: dict[tuple[str, int, int], pygame.Surface] = {}
         if not (self.root / "terrain" / "grass.png").exists():
             raise FileNotFoundError(f"{self.root}: no sprites/terrain/grass.png; run `python -m game.tools.make_sprites`")
 
-    def image(self, rel: str, w: int, h: int) -> Any:
+    def image(self, rel: str, w: int, h: int) -> pygame.Surface:
         """sprites/<rel>.png scaled to w x h pixels (cached)."""
         key = (rel, w, h)
         if key not in self._cache:
@@ -41,7 +44,8 @@ class Art:
             self._cache[key] = self.pg.transform.smoothscale(img, (max(1, w), max(1, h)))
         return self._cache[key]
 
-    def tile(self, name: str) -> Any:
+    def tile(self, name: str) -> pygame.Surface:
+        """The terrain tile `name`, one tile covering TILE_IN x TILE_IN inches."""
         side = max(2, round(TILE_IN * self.ppi))
         return self.image(f"terrain/{name}", side, side)
 
@@ -85,7 +89,7 @@ def sprite_for(p: TerrainPiece) -> str | None:
     return None
 
 
-def _masked(pt: Any, art: Art, pts: list[tuple[float, float]], tex: str, alpha: int, light: float) -> None:
+def _masked(pt: Painter, art: Art, pts: list[tuple[float, float]], tex: str, alpha: int, light: float) -> None:
     """Fill a polygon with a tiled texture aligned to the table, lightened by height."""
     pg = pt.pg
     xs, ys = [q[0] for q in pts], [q[1] for q in pts]
@@ -110,7 +114,7 @@ def _masked(pt: Any, art: Art, pts: list[tuple[float, float]], tex: str, alpha: 
     pt.surface.blit(patch, (x0, y0))
 
 
-def _fitted(pt: Any, art: Art, p: TerrainPiece, poly: Any, rel: str) -> None:
+def _fitted(pt: Painter, art: Art, p: TerrainPiece, poly: Any, rel: str) -> None:
     """An object sprite stretched over the piece's minimum rotated rectangle, long side along the sprite's x."""
     rect = shapely.minimum_rotated_rectangle(poly)
     c = np.asarray(rect.exterior.coords)[:4]
@@ -131,7 +135,7 @@ def _fitted(pt: Any, art: Art, p: TerrainPiece, poly: Any, rel: str) -> None:
     pt.surface.blit(rot, rot.get_rect(center=(round(cx), round(cy))))
 
 
-def _trees(pt: Any, art: Art, p: TerrainPiece, poly: Any) -> None:
+def _trees(pt: Painter, art: Art, p: TerrainPiece, poly: Any) -> None:
     """Tree crowns on a jittered 1.5" grid inside a woods footprint, each with a soft shadow."""
     rng = np.random.default_rng(p.id * 7919 + 17)
     minx, miny, maxx, maxy = poly.bounds
@@ -151,10 +155,8 @@ def _trees(pt: Any, art: Art, p: TerrainPiece, poly: Any) -> None:
         pt.surface.blit(img, (round(cx - d / 2), round(cy - d / 2)))
 
 
-def draw_ground(pt: Any, art: Art) -> None:
+def draw_ground(pt: Painter, art: Art) -> None:
     """The table mat: grass and mud mixed at a large scale, and a faint 6" grid for measuring by eye."""
-    from game.render.picture import _darker
-
     bf: Battlefield = pt.bf
     corners = [(0.0, 0.0), (bf.width, 0.0), (bf.width, bf.height), (0.0, bf.height)]
     table = [pt.to_px(c) for c in corners]
@@ -168,12 +170,12 @@ def draw_ground(pt: Any, art: Art) -> None:
         if blob.geom_type == "Polygon" and not blob.is_empty:
             _masked(pt, art, pt.poly_px(list(blob.exterior.coords)[:-1]), "mud", 110, 0.0)
     for i in range(6, int(bf.width), 6):
-        pt.pg.draw.line(pt.surface, _darker(pt.pal.grid_major, 0.1), pt.to_px((i, 0)), pt.to_px((i, bf.height)), 1)
+        pt.pg.draw.line(pt.surface, darker(pt.pal.grid_major, 0.1), pt.to_px((i, 0)), pt.to_px((i, bf.height)), 1)
     for j in range(6, int(bf.height), 6):
-        pt.pg.draw.line(pt.surface, _darker(pt.pal.grid_major, 0.1), pt.to_px((0, j)), pt.to_px((bf.width, j)), 1)
+        pt.pg.draw.line(pt.surface, darker(pt.pal.grid_major, 0.1), pt.to_px((0, j)), pt.to_px((bf.width, j)), 1)
 
 
-def _building_floors(pt: Any, art: Art, polys: Sequence[Any]) -> None:
+def _building_floors(pt: Painter, art: Art, polys: Sequence[Any]) -> None:
     """Every building's ground floor: concrete over its footprint, under its walls."""
     groups: dict[str, list[int]] = {}
     for i, p in enumerate(pt.bf.pieces):
@@ -184,29 +186,19 @@ def _building_floors(pt: Any, art: Art, polys: Sequence[Any]) -> None:
         _masked(pt, art, pt.poly_px(list(hull.exterior.coords)[:-1]), "floor-concrete", 255, 0.0)
 
 
-def draw_pieces(pt: Any, polys: Sequence[Any], art: Art) -> None:
-    """Pieces in the geometry drawing's order (render_map._draw_pieces), textured; outlines and shadows kept."""
-    from game.render.picture import WALL_KINDS, _darker, _fill, _ground_storey_tops, _shade
-
+def draw_pieces(pt: Painter, polys: Sequence[Any], art: Art) -> None:
+    """Pieces in the geometry drawing's order (game.render.plan.plan_order), textured; outlines and shadows kept."""
     pg, bf = pt.pg, pt.bf
-    ground = _ground_storey_tops(bf)
-
-    def rank(p: TerrainPiece) -> int:
-        if not (p.building and p.kind in WALL_KINDS):
-            return 1
-        return 2 if p.bottom_z < ground.get(p.building, float("inf")) else 0
-
     _building_floors(pt, art, polys)
-    order = sorted(range(len(bf.pieces)), key=lambda i: (rank(bf.pieces[i]), bf.pieces[i].top_z, i))
-    for i in order:
+    for i, layer in plan_order(bf):
         p, poly = bf.pieces[i], polys[i]
         pts = pt.poly_px(p.footprint)
-        fill = _shade(_fill(p, pt.pal), p.top_z)
-        if rank(p) == 0:
-            pg.draw.polygon(pt.surface, _darker(fill, 0.2), pts, 1)
+        fill = shade(piece_fill(p, pt.pal), p.top_z)
+        if layer is PlanLayer.UPPER_WALL:
+            pg.draw.polygon(pt.surface, darker(fill, 0.2), pts, 1)
             continue
         if p.kind == "lintel":
-            pg.draw.polygon(pt.surface, _darker(fill, 0.25), pts, 1)
+            pg.draw.polygon(pt.surface, darker(fill, 0.25), pts, 1)
             continue
         shadow = min(0.35, 0.06 * p.top_z) * pt.ppi
         if p.top_z > p.bottom_z and shadow >= 1 and p.area is not Area.WOODS:
@@ -222,6 +214,6 @@ def draw_pieces(pt: Any, polys: Sequence[Any], art: Art) -> None:
             pg.draw.polygon(pt.surface, fill, pts)
         if p.area is Area.WOODS:
             _trees(pt, art, p, poly)
-            pg.draw.polygon(pt.surface, _darker(pt.pal.moss, 0.35), pts, 2)
+            pg.draw.polygon(pt.surface, darker(pt.pal.moss, 0.35), pts, 2)
         elif p.top_z > 0 and not sprite:
-            pg.draw.polygon(pt.surface, _darker(fill, 0.5), pts, 2 if p.movement is Movement.IMPASSABLE else 1)
+            pg.draw.polygon(pt.surface, darker(fill, 0.5), pts, 2 if p.movement is Movement.IMPASSABLE else 1)

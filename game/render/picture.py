@@ -3,144 +3,25 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
-import shapely
+import shapely  # type: ignore[import-untyped]
 
-from game.core.battlefield import Anchor, Area, Battlefield, Connector, ConnectorKind, Cover, Movement, TerrainPiece
+from game.core.battlefield import Anchor, Area, Battlefield, ConnectorKind, Movement, TerrainPiece
+from game.render.painter import Painter
+from game.render.plan import PlanLayer, plan_order
+from game.render.style import FONT_FILE as FONT_FILE  # re-exported: tests/test_render_map.py reads it here
+from game.render.style import PALETTE, Colour, Overlay, Palette, darker, piece_fill, shade
 
 if TYPE_CHECKING:
     import pygame
 
-Colour = tuple[int, int, int]
-ToPx = Callable[[tuple[float, float]], tuple[float, float]]
-Overlay = Callable[["pygame.Surface", ToPx], None]
-
-FONT_FILE = "DejaVuSans.ttf"
-BOLD_FONT_FILE = "DejaVuSans-Bold.ttf"
 REACTION_RADIUS_IN = 3.0  # MISSION-8.2.TRIGGER: drawn around hot spots
 
 
-@dataclass(frozen=True, slots=True)
-class Palette:
-    """The Zone's palette (STYLE.md): olive, moss, mud, concrete greys, rust; yellow/cyan kept for hot spots."""
-
-    frame: Colour = (38, 38, 33)
-    mat: Colour = (104, 108, 74)  # muted olive table mat
-    grid: Colour = (94, 98, 66)
-    grid_major: Colour = (80, 84, 56)
-    ink: Colour = (236, 232, 214)
-    dark_ink: Colour = (30, 30, 26)
-    moss: Colour = (70, 94, 52)
-    soft: Colour = (96, 112, 62)
-    mud: Colour = (126, 106, 76)
-    concrete: Colour = (152, 152, 146)
-    dark_concrete: Colour = (96, 99, 101)
-    rust: Colour = (134, 78, 52)
-    floor: Colour = (170, 150, 122)
-    water: Colour = (62, 82, 84)
-    stairs: Colour = (200, 172, 112)
-    zone: Colour = (110, 138, 160)
-    marker: Colour = (226, 222, 204)
-    hazard: Colour = (232, 190, 36)  # hazard yellow: hot spots
-    anomaly: Colour = (64, 214, 224)  # anomaly cyan
-
-
-PALETTE = Palette()
-
-
-def _fill(p: TerrainPiece, pal: Palette) -> Colour:
-    """Fill colour by kind, cover class and movement."""
-    if p.area is Area.WOODS:
-        return pal.moss
-    if p.kind == "roof":
-        return pal.rust
-    if p.kind == "floor":
-        return pal.floor
-    if p.kind == "water":
-        return pal.water
-    return {
-        Cover.NONE: pal.mud if p.movement is Movement.DIFFICULT else pal.floor,
-        Cover.OBSTRUCTION: pal.mud,
-        Cover.SOFT: pal.soft,
-        Cover.HARD: pal.concrete,
-        Cover.HARDENED: pal.dark_concrete,
-    }[p.cover]
-
-
-def _shade(c: Colour, top: float) -> Colour:
-    """Higher tops are lighter (they stand closer to the light), up to +30% at 6" and above."""
-    k = min(0.30, max(0.0, top) * 0.05)
-    return tuple(int(v + (255 - v) * k) for v in c)  # type: ignore[return-value]
-
-
-def _darker(c: Colour, k: float = 0.45) -> Colour:
-    return tuple(int(v * (1 - k)) for v in c)  # type: ignore[return-value]
-
-
-def _font_path(name: str) -> str:
-    return str(Path(__file__).resolve().parents[1] / "assets" / "fonts" / name)
-
-
-class _Painter:
-    """Draws one Battlefield at a scale; keeps fonts and the coordinate transform together."""
-
-    def __init__(self, bf: Battlefield, ppi: float, margin: float, pal: Palette) -> None:
-        import pygame
-
-        self.pg = pygame
-        self.bf = bf
-        self.ppi = ppi
-        self.margin = margin
-        self.pal = pal
-        self.top = margin * 2.0  # room for the title above the ruler
-        size = (round(bf.width * ppi + 2 * margin), round(bf.height * ppi + margin + self.top))
-        self.surface = pygame.Surface(size, pygame.SRCALPHA)
-        self.layer = pygame.Surface(size, pygame.SRCALPHA)
-        self.small = pygame.font.Font(_font_path(FONT_FILE), max(9, round(ppi * 0.42)))
-        self.label = pygame.font.Font(_font_path(BOLD_FONT_FILE), max(10, round(ppi * 0.5)))
-        self.title = pygame.font.Font(_font_path(BOLD_FONT_FILE), max(12, round(margin * 0.6)))
-
-    def to_px(self, p: tuple[float, float]) -> tuple[float, float]:
-        return (self.margin + p[0] * self.ppi, self.top + p[1] * self.ppi)
-
-    def poly_px(self, pts: Sequence[tuple[float, float]], dx: float = 0.0, dy: float = 0.0) -> list[tuple[float, float]]:
-        arr = np.asarray(pts, dtype=float) * self.ppi + (self.margin + dx, self.top + dy)
-        return [tuple(q) for q in arr]  # type: ignore[misc]
-
-    def text(self, s: str, at: tuple[float, float], *, font: Any = None, colour: Colour | None = None,
-             anchor: str = "center", halo: bool = True) -> None:
-        font = font or self.small
-        colour = colour or self.pal.ink
-        img = font.render(s, True, colour)
-        rect = img.get_rect(**{anchor: (round(at[0]), round(at[1]))})
-        if halo:
-            back = self.pg.Surface((rect.w + 4, rect.h), self.pg.SRCALPHA)
-            back.fill((*self.pal.dark_ink, 150))
-            self.surface.blit(back, (rect.x - 2, rect.y))
-        self.surface.blit(img, rect)
-
-    def translucent_polygon(self, pts: list[tuple[float, float]], rgba: tuple[int, int, int, int]) -> None:
-        self.layer.fill((0, 0, 0, 0))
-        self.pg.draw.polygon(self.layer, rgba, pts)
-        self.surface.blit(self.layer, (0, 0))
-
-    def dashed(self, pts: list[tuple[float, float]], colour: Colour, *, closed: bool = True, dash: float = 6.0,
-               width: int = 2) -> None:
-        ring = pts + [pts[0]] if closed else pts
-        for (x0, y0), (x1, y1) in zip(ring, ring[1:]):
-            length = float(np.hypot(x1 - x0, y1 - y0))
-            n = max(1, int(length // dash))
-            for k in range(0, n, 2):
-                a, b = k / n, min(1.0, (k + 1) / n)
-                self.pg.draw.line(self.surface, colour, (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
-                                  (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b), width)
-
-
-def _draw_table(pt: _Painter) -> None:
+def _draw_table(pt: Painter) -> None:
     pg, pal, bf = pt.pg, pt.pal, pt.bf
     pt.surface.fill(pal.frame)
     x0, y0 = pt.to_px((0, 0))
@@ -160,7 +41,7 @@ def _draw_table(pt: _Painter) -> None:
             anchor="topleft", halo=False)
 
 
-def _draw_zones(pt: _Painter) -> None:
+def _draw_zones(pt: Painter) -> None:
     for z in pt.bf.zones:
         pts = pt.poly_px(z.footprint)
         pt.translucent_polygon(pts, (*pt.pal.zone, 60))
@@ -169,20 +50,20 @@ def _draw_zones(pt: _Painter) -> None:
         pt.text(z.name, pt.to_px((c.x, c.y)), colour=pt.pal.ink)
 
 
-def _woods_crowns(pt: _Painter, p: TerrainPiece, poly: Any) -> None:
+def _woods_crowns(pt: Painter, p: TerrainPiece, poly: Any) -> None:
     """Tree crowns on a 1.2" grid inside a woods footprint (vectorised containment)."""
     minx, miny, maxx, maxy = poly.bounds
     gx, gy = np.meshgrid(np.arange(minx + 0.6, maxx, 1.2), np.arange(miny + 0.6, maxy, 1.2))
     xs, ys = gx.ravel(), gy.ravel()
     xs = xs + np.where((np.round((ys - miny) / 1.2) % 2) == 1, 0.6, 0.0)
     inside = shapely.contains_xy(poly, xs, ys)
-    colour = _darker(pt.pal.moss, 0.25)
+    colour = darker(pt.pal.moss, 0.25)
     for x, y in zip(xs[inside], ys[inside]):
         pt.pg.draw.circle(pt.surface, colour, pt.to_px((x, y)), pt.ppi * 0.42)
-        pt.pg.draw.circle(pt.surface, _shade(pt.pal.moss, 2.0), pt.to_px((x - 0.1, y - 0.1)), pt.ppi * 0.22)
+        pt.pg.draw.circle(pt.surface, shade(pt.pal.moss, 2.0), pt.to_px((x - 0.1, y - 0.1)), pt.ppi * 0.22)
 
 
-def _hatch(pt: _Painter, pts: list[tuple[float, float]], colour: Colour) -> None:
+def _hatch(pt: Painter, pts: list[tuple[float, float]], colour: Colour) -> None:
     """Diagonal hatching for difficult ground, clipped to the piece (GEO-8)."""
     pg = pt.pg
     xs, ys = [q[0] for q in pts], [q[1] for q in pts]
@@ -198,64 +79,44 @@ def _hatch(pt: _Painter, pts: list[tuple[float, float]], colour: Colour) -> None
     pt.surface.blit(mask, rect.topleft)
 
 
-def _draw_piece(pt: _Painter, p: TerrainPiece, poly: Any) -> None:
+def _draw_piece(pt: Painter, p: TerrainPiece, poly: Any) -> None:
     pg, pal = pt.pg, pt.pal
     pts = pt.poly_px(p.footprint)
     height = p.top_z - p.bottom_z
     shadow = min(0.35, 0.06 * p.top_z) * pt.ppi
     if height > 0 and shadow >= 1 and p.area is not Area.WOODS:
         pt.translucent_polygon(pt.poly_px(p.footprint, shadow, shadow), (0, 0, 0, 70))
-    fill = _shade(_fill(p, pal), p.top_z)
+    fill = shade(piece_fill(p, pal), p.top_z)
     if p.area is Area.WOODS:
         pt.translucent_polygon(pts, (*fill, 140))
         _woods_crowns(pt, p, poly)
     elif p.kind in ("roof", "floor"):
         pt.translucent_polygon(pts, (*fill, 120 if p.kind == "roof" else 95))
     elif p.kind == "lintel":  # a lintel spans a door or window gap: outline only, so the gap stays visible
-        pg.draw.polygon(pt.surface, _darker(fill, 0.25), pts, 1)
+        pg.draw.polygon(pt.surface, darker(fill, 0.25), pts, 1)
         return
     elif p.kind == "sill":
-        pg.draw.polygon(pt.surface, _shade(fill, 6.0), pts)
+        pg.draw.polygon(pt.surface, shade(fill, 6.0), pts)
     else:
         pg.draw.polygon(pt.surface, fill, pts)
     if p.movement is Movement.DIFFICULT:
-        _hatch(pt, pts, _darker(fill, 0.5))
+        _hatch(pt, pts, darker(fill, 0.5))
     edge = 2 if p.movement is Movement.IMPASSABLE else 1
-    pg.draw.polygon(pt.surface, _darker(fill), pts, edge)
+    pg.draw.polygon(pt.surface, darker(fill), pts, edge)
 
 
-WALL_KINDS = ("wall", "sill", "lintel")
-
-
-def _ground_storey_tops(bf: Battlefield) -> dict[str, float]:
-    """Per building, the top of its lowest floor slab or roof: walls up to there form the ground plan."""
-    tops: dict[str, float] = {}
-    for p in bf.pieces:
-        if p.building and p.kind in ("floor", "roof"):
-            tops[p.building] = min(tops.get(p.building, p.top_z), p.top_z)
-    return tops
-
-
-def _draw_pieces(pt: _Painter, polys: Sequence[Any]) -> None:
+def _draw_pieces(pt: Painter, polys: Sequence[Any]) -> None:
     """A ground plan: lowest tops first; upper-storey walls as outlines; ground-storey walls, sills and
     lintels last, so door gaps and windows show through roofs and upper floors."""
-    ground = _ground_storey_tops(pt.bf)
-
-    def rank(p: TerrainPiece) -> int:
-        if not (p.building and p.kind in WALL_KINDS):
-            return 1
-        return 2 if p.bottom_z < ground.get(p.building, float("inf")) else 0
-
-    order = sorted(range(len(pt.bf.pieces)), key=lambda i: (rank(pt.bf.pieces[i]), pt.bf.pieces[i].top_z, i))
-    for i in order:
+    for i, layer in plan_order(pt.bf):
         p = pt.bf.pieces[i]
-        if rank(p) == 0:
-            pt.pg.draw.polygon(pt.surface, _darker(_fill(p, pt.pal), 0.2), pt.poly_px(p.footprint), 1)
+        if layer is PlanLayer.UPPER_WALL:
+            pt.pg.draw.polygon(pt.surface, darker(piece_fill(p, pt.pal), 0.2), pt.poly_px(p.footprint), 1)
         else:
             _draw_piece(pt, p, polys[i])
 
 
-def _draw_height_labels(pt: _Painter, polys: Sequence[Any]) -> None:
+def _draw_height_labels(pt: Painter, polys: Sequence[Any]) -> None:
     """One label per building (name and top height) and a height label on every larger loose piece."""
     buildings: dict[str, list[int]] = {}
     for i, p in enumerate(pt.bf.pieces):
@@ -271,7 +132,7 @@ def _draw_height_labels(pt: _Painter, polys: Sequence[Any]) -> None:
         pt.text(f'{name} {top:g}"', pt.to_px(((minx + maxx) / 2, (miny + maxy) / 2)), font=pt.label)
 
 
-def _draw_connectors(pt: _Painter) -> None:
+def _draw_connectors(pt: Painter) -> None:
     pg, pal = pt.pg, pt.pal
     for c in pt.bf.connectors:
         a, b = np.array(c.start[:2]), np.array(c.end[:2])
@@ -284,7 +145,7 @@ def _draw_connectors(pt: _Painter) -> None:
         steps = max(2, int(length / 0.3))
         for k in range(steps + 1):
             q = a + d * k / steps
-            pg.draw.line(pt.surface, _darker(pal.stairs, 0.2), pt.to_px(tuple(q + n)), pt.to_px(tuple(q - n)), 2)
+            pg.draw.line(pt.surface, darker(pal.stairs, 0.2), pt.to_px(tuple(q + n)), pt.to_px(tuple(q - n)), 2)
         pg.draw.line(pt.surface, pal.stairs, pt.to_px(tuple(a)), pt.to_px(tuple(b)), 1)
         pg.draw.circle(pt.surface, pal.stairs, pt.to_px(tuple(b)), max(2, pt.ppi * 0.12))
         below = a - d / length * 0.45  # the heights go just past the low end, clear of building labels
@@ -300,7 +161,7 @@ def _anchor_colour(a: Anchor, pal: Palette) -> Colour:
     return pal.marker
 
 
-def _draw_anchors(pt: _Painter) -> None:
+def _draw_anchors(pt: Painter) -> None:
     pg = pt.pg
     for a in pt.bf.anchors:
         colour = _anchor_colour(a, pt.pal)
@@ -331,7 +192,7 @@ def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: 
 
     if not pygame.font.get_init():
         pygame.font.init()
-    pt = _Painter(bf, px_per_inch, max(24.0, px_per_inch * 1.5), palette)
+    pt = Painter(bf, px_per_inch, max(24.0, px_per_inch * 1.5), palette)
     polys = [shapely.Polygon(p.footprint) for p in bf.pieces]
     _draw_table(pt)
     tile_art = None

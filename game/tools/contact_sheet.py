@@ -4,20 +4,24 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from game.render.style import BOLD_FONT_FILE, FONT_FILE, PALETTE, font_path
+
+if TYPE_CHECKING:
+    import pygame
 
 ROOT = Path(__file__).resolve().parents[2]
-MAT = (104, 108, 74)  # the olive table mat the sprites are seen on (game.render.picture.PALETTE.mat)
+MAT = PALETTE.mat  # the olive table mat the sprites are seen on
 
 
-def contact_sheet(root: Path, *, width: int = 1400):  # -> pygame.Surface
+def contact_sheet(root: Path, *, width: int = 1400) -> pygame.Surface:
     """Every PNG under root, grouped by folder, each at full size and beside it at half size, labelled."""
     import pygame
 
-    from game.render.picture import BOLD_FONT_FILE, FONT_FILE, _font_path
-
     pygame.font.init()
-    font = pygame.font.Font(_font_path(FONT_FILE), 11)
-    head = pygame.font.Font(_font_path(BOLD_FONT_FILE), 14)
+    font = pygame.font.Font(font_path(FONT_FILE), 11)
+    head = pygame.font.Font(font_path(BOLD_FONT_FILE), 14)
     files = sorted(root.rglob("*.png"))
     cells = []
     for f in files:
@@ -37,16 +41,16 @@ def contact_sheet(root: Path, *, width: int = 1400):  # -> pygame.Surface
         x += w + pad
         row_h = max(row_h, h)
     sheet = pygame.Surface((width, y + row_h + pad))
-    sheet.fill((38, 38, 33))
+    sheet.fill(PALETTE.frame)
     sheet.blit(head.render(f"sprites: {len(cells)} files, each at 100% and 50% on the table mat", True,
-                           (236, 232, 214)), (10, 8))
+                           PALETTE.ink), (10, 8))
     for label, img, half, x, y in placed:
         w = img.get_width() + half.get_width() + 3 * pad
         h = max(img.get_height(), half.get_height()) + 8
         pygame.draw.rect(sheet, MAT, pygame.Rect(x, y, w, h))
         sheet.blit(img, (x + pad, y + 4))
         sheet.blit(half, (x + 2 * pad + img.get_width(), y + 4))
-        sheet.blit(font.render(label, True, (236, 232, 214)), (x + 2, y + h + 2))
+        sheet.blit(font.render(label, True, PALETTE.ink), (x + 2, y + h + 2))
     return sheet
 
 
