@@ -14,20 +14,17 @@ from __future__ import annotations
 
 import argparse
 import math
-from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
-from game.core.battlefield import Base, Battlefield, Scene, SmokeCloud
+from game.core.battlefield import Base, Battlefield, Point2, Point3, Scene, SmokeCloud
 from game.core.geometry.sight.cover import CoverFact, cover_against
-from game.core.settings import Settings
 from game.core.geometry.sight.los import LosFact, line_of_sight
 from game.core.geometry.templates import TemplateEffect, TemplateFact, TemplateKind, template_coverage
+from game.core.settings import Settings
+from game.render.style import BOLD_FONT_FILE, FONT_FILE, Colour, Overlay, ToPx, font_path
 
 if TYPE_CHECKING:
     import pygame
-
-ToPx = Callable[[tuple[float, float]], tuple[float, float]]
-Overlay = Callable[["pygame.Surface", ToPx], None]
 
 OPEN_RAY = (150, 226, 120)  # open sight line
 BLOCKED_RAY = (214, 64, 52)  # blocked sight line and the pieces that block
@@ -44,14 +41,14 @@ class PlacementError(ValueError):
     """A --model/--los/--template/--smoke value that cannot be read: says which option and how to write it."""
 
 
-def _font(size: int, bold: bool = False):  # type: ignore[no-untyped-def]
+def _font(size: int, bold: bool = False) -> pygame.font.Font:
     import pygame
 
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return pygame.font.Font(str(Path(__file__).resolve().parents[1] / "assets" / "fonts" / name), size)
+    return pygame.font.Font(font_path(BOLD_FONT_FILE if bold else FONT_FILE), size)
 
 
-def _ppi(to_px: ToPx) -> float:
+def ppi_of(to_px: ToPx) -> float:
+    """The scale of a picture in pixels per inch, read from its inches-to-pixels transform."""
     return to_px((1.0, 0.0))[0] - to_px((0.0, 0.0))[0]
 
 
@@ -133,7 +130,9 @@ def split_pair(text: str) -> tuple[str, str]:
     raise PlacementError(f"--los {text!r}: write A,B with names, or x,y[,z]:x,y[,z] with coordinates")
 
 
-def _label(surface, text: str, at: tuple[float, float], colour=INK, size: int = 14, anchor: str = "midbottom"):  # type: ignore[no-untyped-def]
+def draw_label(surface: pygame.Surface, text: str, at: tuple[float, float], colour: Colour = INK,
+               size: int = 14, anchor: str = "midbottom") -> None:
+    """Bold text on a dark plate anchored at a pixel, kept inside the picture."""
     import pygame
 
     img = _font(size, bold=True).render(text, True, colour)
@@ -145,7 +144,7 @@ def _label(surface, text: str, at: tuple[float, float], colour=INK, size: int = 
     surface.blit(img, rect)
 
 
-def _legend(surface, lines: list[tuple[str, tuple[int, int, int]]], avoid: list[tuple[float, float]],  # type: ignore[no-untyped-def]
+def _legend(surface: pygame.Surface, lines: list[tuple[str, Colour]], avoid: list[tuple[float, float]],
             slot: int, to_px: ToPx, bf: Battlefield) -> None:
     """A box of reason lines in the table corner farthest from what the overlay draws (`slot`: n-th best)."""
     import pygame
@@ -173,21 +172,23 @@ def _legend(surface, lines: list[tuple[str, tuple[int, int, int]]], avoid: list[
         yy += img.get_height() + 2
 
 
-def _outline(surface, bf: Battlefield, pid: int, colour, to_px: ToPx, width: int = 3) -> None:  # type: ignore[no-untyped-def]
+def _outline(surface: pygame.Surface, bf: Battlefield, pid: int, colour: Colour, to_px: ToPx, width: int = 3) -> None:
     import pygame
 
     pygame.draw.polygon(surface, colour, [to_px(p) for p in bf.piece(pid).footprint], width)
 
 
-def _base(surface, b: Base, colour, to_px: ToPx, label: str | None = None, below: bool = False) -> None:  # type: ignore[no-untyped-def]
+def draw_base(surface: pygame.Surface, b: Base, colour: Colour, to_px: ToPx, label: str | None = None,
+              below: bool = False) -> None:
+    """A model's base ring, labelled with its name and height (or `label`) above it, or below it if `below`."""
     import pygame
 
     c = to_px((b.x, b.y))
-    r = max(3.0, b.radius * _ppi(to_px))
+    r = max(3.0, b.radius * ppi_of(to_px))
     pygame.draw.circle(surface, (40, 40, 36), c, r)
     pygame.draw.circle(surface, colour, c, r, 3)
     at, anchor = ((c[0], c[1] + r + 2), "midtop") if below else ((c[0], c[1] - r - 2), "midbottom")
-    _label(surface, label or f"{b.id} z{b.z:g}", at, colour, 13, anchor)
+    draw_label(surface, label or f"{b.id} z{b.z:g}", at, colour, 13, anchor)
 
 
 def los_overlay(bf: Battlefield, scene: Scene, a_id: str, t_id: str, *, settings: Settings | None = None,
@@ -197,7 +198,7 @@ def los_overlay(bf: Battlefield, scene: Scene, a_id: str, t_id: str, *, settings
     cov = cover_against(bf, scene, a_id, t_id, settings=settings)
     a, t = scene.base(a_id), scene.base(t_id)
 
-    def draw(surface, to_px: ToPx) -> None:  # type: ignore[no-untyped-def]
+    def draw(surface: pygame.Surface, to_px: ToPx) -> None:
         import pygame
 
         for pid in los.blocked_by:
@@ -206,7 +207,7 @@ def los_overlay(bf: Battlefield, scene: Scene, a_id: str, t_id: str, *, settings
             _outline(surface, bf, pid, OBSTRUCTION, to_px, 3)
             c = bf.piece(pid).footprint
             cx, cy = sum(p[0] for p in c) / len(c), sum(p[1] for p in c) / len(c)
-            _label(surface, "-1", to_px((cx, cy)), OBSTRUCTION, 12, "center")
+            draw_label(surface, "-1", to_px((cx, cy)), OBSTRUCTION, 12, "center")
         if cov.piece is not None:
             _outline(surface, bf, cov.piece, COVER, to_px, 4)
         layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
@@ -214,11 +215,11 @@ def los_overlay(bf: Battlefield, scene: Scene, a_id: str, t_id: str, *, settings
             colour = (*BLOCKED_RAY, 110) if r.blocked else (*OPEN_RAY, 230)
             pygame.draw.line(layer, colour, to_px(r.start[:2]), to_px(r.end[:2]), 1 if r.blocked else 2)
         surface.blit(layer, (0, 0))
-        _base(surface, a, OPEN_RAY if los.a_sees_t else BLOCKED_RAY, to_px, below=a.y > t.y)
-        _base(surface, t, OPEN_RAY if los.t_sees_a else BLOCKED_RAY, to_px, below=t.y >= a.y)
+        draw_base(surface, a, OPEN_RAY if los.a_sees_t else BLOCKED_RAY, to_px, below=a.y > t.y)
+        draw_base(surface, t, OPEN_RAY if los.t_sees_a else BLOCKED_RAY, to_px, below=t.y >= a.y)
         mid = to_px(((a.x + t.x) / 2, (a.y + t.y) / 2))
         verdict = "VISIBLE" if los.visible else "NO LOS"
-        _label(surface, f"{a.id} -> {t.id}: {verdict}", mid, OPEN_RAY if los.visible else BLOCKED_RAY, 15)
+        draw_label(surface, f"{a.id} -> {t.id}: {verdict}", mid, OPEN_RAY if los.visible else BLOCKED_RAY, 15)
         lines = [(f"GEO-10  {a.id} -> {t.id}: {verdict}", OPEN_RAY if los.visible else BLOCKED_RAY)]
         lines += [(r, INK) for r in los.reasons]
         cover_colour = COVER if cov.piece is not None else INK
@@ -231,13 +232,13 @@ def los_overlay(bf: Battlefield, scene: Scene, a_id: str, t_id: str, *, settings
     return draw, los, cov
 
 
-def template_overlay(bf: Battlefield, scene: Scene, kind: TemplateKind, origin, *, angle: float | None = None,  # type: ignore[no-untyped-def]
-                     attacker_id: str | None = None, settings: Settings | None = None,
+def template_overlay(bf: Battlefield, scene: Scene, kind: TemplateKind, origin: Point2 | Point3 | None, *,
+                     angle: float | None = None, attacker_id: str | None = None, settings: Settings | None = None,
                      legend_slot: int = 0) -> tuple[Overlay, TemplateFact]:
     """GEO-15/16 drawn: the template, each touched model (affected, soft cover +2, shielded) and its shields."""
     fact = template_coverage(bf, scene, kind, origin, angle=angle, attacker_id=attacker_id, settings=settings)
 
-    def draw(surface, to_px: ToPx) -> None:  # type: ignore[no-untyped-def]
+    def draw(surface: pygame.Surface, to_px: ToPx) -> None:
         import pygame
 
         layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
@@ -252,7 +253,7 @@ def template_overlay(bf: Battlefield, scene: Scene, kind: TemplateKind, origin, 
         for k, b in enumerate(sorted(scene.bases, key=lambda q: (q.y, q.x))):
             m = touched.get(b.id)
             if m is None:
-                _base(surface, b, INK if b.id != fact.attacker else OPEN_RAY, to_px)
+                draw_base(surface, b, INK if b.id != fact.attacker else OPEN_RAY, to_px)
                 continue
             colour = {TemplateEffect.AFFECTED: BLOCKED_RAY, TemplateEffect.SOFT_COVER: COVER,
                       TemplateEffect.SHIELDED: SHIELDED}[m.effect]
@@ -263,7 +264,7 @@ def template_overlay(bf: Battlefield, scene: Scene, kind: TemplateKind, origin, 
             pygame.draw.line(surface, colour, o, to_px((b.x, b.y)), 1)
             tag = {TemplateEffect.AFFECTED: "hit", TemplateEffect.SOFT_COVER: "hit, +2 save",
                    TemplateEffect.SHIELDED: "shielded"}[m.effect]
-            _base(surface, b, colour, to_px, f"{b.id}: {tag}", below=k % 2 == 1)
+            draw_base(surface, b, colour, to_px, f"{b.id}: {tag}", below=k % 2 == 1)
         lines = [(f"GEO-15  {fact.kind.value.upper()} at ({fact.origin[0]:.1f}, {fact.origin[1]:.1f}): "
                   f"{len(fact.models)} touched, {len(fact.affected)} affected", TEMPLATE)]
         for m in fact.models:
@@ -275,7 +276,7 @@ def template_overlay(bf: Battlefield, scene: Scene, kind: TemplateKind, origin, 
     return draw, fact
 
 
-def parse_template(table: Table, text: str) -> tuple[TemplateKind, object, float | None, str | None]:
+def parse_template(table: Table, text: str) -> tuple[TemplateKind, Point3 | None, float | None, str | None]:
     """`sbt@P`, `lbt@P`, `flame@A>P` or `flame@A^DEG` into (kind, origin, angle, attacker id)."""
     kind_s, at, rest = text.partition("@")
     try:

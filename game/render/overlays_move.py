@@ -9,22 +9,20 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any
 
-import shapely
+import shapely  # type: ignore[import-untyped]
 
 from game.core.battlefield import Base, Battlefield
 from game.core.geometry.movement.paths import PathResult, shortest_path
 from game.core.geometry.movement.positions import position_fact
 from game.core.geometry.movement.reach import ReachRegion, reach
 from game.core.settings import Settings
-from game.render.overlays import INK, PlacementError, Table, _base, _label, _ppi
+from game.render.overlays import INK, PlacementError, Table, draw_base, draw_label, ppi_of
+from game.render.style import Overlay, ToPx
 
 if TYPE_CHECKING:
     import pygame
-
-ToPx = Callable[[tuple[float, float]], tuple[float, float]]
-Overlay = Callable[["pygame.Surface", ToPx], None]
 
 MOVE = (178, 140, 236)  # movement: path line and move range (one colour, one meaning)
 MOVE_UP = (236, 170, 236)  # the part of a move range on a raised floor
@@ -40,14 +38,15 @@ def add_move_arguments(parser: argparse.ArgumentParser) -> None:
                         help="shade where model A can end with INCHES of centre travel (default 7)")
 
 
-def _polys(geom) -> list:  # type: ignore[no-untyped-def]
+def _polys(geom: Any) -> list[Any]:
+    """The non-empty polygons of a shapely geometry."""
     return [g for g in shapely.get_parts(geom) if g.geom_type == "Polygon" and not g.is_empty]
 
 
 def reach_overlay(region: ReachRegion, base: Base) -> Overlay:
     """The move range, translucent, outlined, per level (raised floors in their own tint, labelled with z)."""
 
-    def draw(surface: "pygame.Surface", to_px: ToPx) -> None:
+    def draw(surface: pygame.Surface, to_px: ToPx) -> None:
         import pygame
 
         layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
@@ -66,11 +65,11 @@ def reach_overlay(region: ReachRegion, base: Base) -> Overlay:
                     pygame.draw.lines(surface, colour, True, [to_px(p) for p in ring.coords], 2)
             if region.heights[lid] > 0.01:
                 c = geom.representative_point()
-                _label(surface, f"z {region.heights[lid]:g}\"", to_px((c.x, c.y)), colour=MOVE_UP, size=12,
-                       anchor="center")
+                draw_label(surface, f"z {region.heights[lid]:g}\"", to_px((c.x, c.y)), colour=MOVE_UP, size=12,
+                           anchor="center")
         if region.regions:
             top = min(g.bounds[1] for g in region.regions.values())
-            _label(surface, f"{base.id}: move {region.budget:g} in", to_px((base.x, top)), colour=MOVE, size=13)
+            draw_label(surface, f"{base.id}: move {region.budget:g} in", to_px((base.x, top)), colour=MOVE, size=13)
 
     return draw
 
@@ -78,16 +77,16 @@ def reach_overlay(region: ReachRegion, base: Base) -> Overlay:
 def path_overlay(result: PathResult, base: Base, goal: tuple[float, float, float]) -> Overlay:
     """The path as a thick line (arcs round corners included), level changes marked, cost next to the goal."""
 
-    def draw(surface: "pygame.Surface", to_px: ToPx) -> None:
+    def draw(surface: pygame.Surface, to_px: ToPx) -> None:
         import pygame
 
-        ppi = _ppi(to_px)
+        ppi = ppi_of(to_px)
         g = to_px(goal[:2])
         if not result.found:
             pygame.draw.line(surface, NO_PATH, to_px((base.x, base.y)), g, 2)
             for dx, dy in ((-1, -1), (1, 1)):
                 pygame.draw.line(surface, NO_PATH, (g[0] - 8 * dx, g[1] - 8 * dy), (g[0] + 8 * dx, g[1] + 8 * dy), 3)
-            _label(surface, f"no path: {result.reason[:70]}", (g[0], g[1] - 10), colour=NO_PATH, size=13)
+            draw_label(surface, f"no path: {result.reason[:70]}", (g[0], g[1] - 10), colour=NO_PATH, size=13)
             return
         pts = [to_px(p[:2]) for p in result.points]
         pygame.draw.lines(surface, (20, 18, 16), False, pts, max(5, round(ppi * 0.3)))
@@ -95,11 +94,11 @@ def path_overlay(result: PathResult, base: Base, goal: tuple[float, float, float
         for (a, b) in zip(result.points, result.points[1:]):
             if abs(b[2] - a[2]) > 0.01:
                 mid = to_px(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
-                _label(surface, f"{'up' if b[2] > a[2] else 'down'} {abs(b[2] - a[2]):g}\"", mid, colour=MOVE_UP,
-                       size=12, anchor="center")
+                step = f"{'up' if b[2] > a[2] else 'down'} {abs(b[2] - a[2]):g}\""
+                draw_label(surface, step, mid, colour=MOVE_UP, size=12, anchor="center")
         pygame.draw.circle(surface, MOVE, g, max(3, base.radius * ppi), 2)
         cost = result.fact.cost if result.fact is not None else result.cost
-        _label(surface, f"{cost:.2f} in", (g[0], g[1] - base.radius * ppi - 2), colour=INK, size=16)
+        draw_label(surface, f"{cost:.2f} in", (g[0], g[1] - base.radius * ppi - 2), colour=INK, size=16)
 
     return draw
 
@@ -156,13 +155,13 @@ def _bases_overlay(table: Table, movers: set[str]) -> Overlay:
     moving = [b for b in table.models.values() if b.id in movers or b.id.strip("()") in movers]
     sides = {b.side for b in moving}
 
-    def draw(surface: "pygame.Surface", to_px: ToPx) -> None:
+    def draw(surface: pygame.Surface, to_px: ToPx) -> None:
         for b in table.models.values():
             if b in moving:
-                _base(surface, b, MOVE, to_px, label=b.id)
+                draw_base(surface, b, MOVE, to_px, label=b.id)
             elif b.side in sides:
-                _base(surface, b, MOVE, to_px, label=f"{b.id} (friend: passable)", below=True)
+                draw_base(surface, b, MOVE, to_px, label=f"{b.id} (friend: passable)", below=True)
             else:
-                _base(surface, b, NO_PATH, to_px, label=f"{b.id} (enemy: blocks)", below=True)
+                draw_base(surface, b, NO_PATH, to_px, label=f"{b.id} (enemy: blocks)", below=True)
 
     return draw
