@@ -10,17 +10,17 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import numpy as np
-import shapely
+import shapely  # type: ignore[import-untyped]
 
+import game.maps.safexml as mapxml
 from game.core.battlefield import (
     Anchor, Area, Battlefield, Connector, ConnectorKind, Cover, Movement, Point2, TerrainPiece, Zone,
 )
+from game.maps.safexml import RawObject, XmlFault
 from game.maps.schema import (
     ELLIPSE_SEGMENTS, MAX_TABLE_IN, UNSET_HEIGHT, ClassType, Member, MemberType, class_type, enum_type,
     object_class_names, property_types,
 )
-from game.maps import safexml as mapxml
-from game.maps.safexml import RawObject, XmlFault
 
 if TYPE_CHECKING:
     from game.core.settings import Settings
@@ -336,7 +336,7 @@ def _replace_ok(m: MapObject) -> MapObject:
 def _run_pytmx(root: Any, path: Path) -> list[Any]:
     """pytmx reads the pre-cleaned tree (templates resolved, tilesets inlined, reserved names removed)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pytmx  # the only pytmx import in the project
+    import pytmx  # type: ignore[import-untyped]  # the only pytmx import in the project
 
     tm = pytmx.TiledMap()  # resets pytmx's class-wide allow_duplicate_names flag
     tm.filename = str(path)
