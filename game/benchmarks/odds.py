@@ -111,7 +111,7 @@ def monte_carlo(o: Any, wounds_left: int, trials: int, seed: int) -> tuple[float
     return dt, {"p_wound": wound_any / trials, "p_ooa": ooa / trials, "p_pinned_by_will": pinned / trials}
 
 
-def run(quick: bool, say) -> dict[str, float]:  # type: ignore[no-untyped-def]
+def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     settings = Settings.defaults()
     count = 200 if quick else 1000
     specs = situations(count)

@@ -4,10 +4,13 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from game.core.rules.apply import apply
 from game.core.rules.setup import new_game, scenario
+
+if TYPE_CHECKING:
+    from game.sim import Agent
 
 
 def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
@@ -16,7 +19,7 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
 
     scen = scenario("open-table-demo")
     seed = 3
-    agents = {c.side: RandomAgent(seed * 1000 + i) for i, c in enumerate(scen.crews)}
+    agents: dict[str, Agent] = {c.side: RandomAgent(seed * 1000 + i) for i, c in enumerate(scen.crews)}
     _, record, _ = play(scen, agents, seed)
     mix = Counter(type(a).__name__ for a in record.actions)
     say(f"workload: replay the {len(record.actions)} recorded decisions of `zona-alfa demo --seed 3` "

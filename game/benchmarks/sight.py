@@ -11,10 +11,11 @@ import math
 import random
 import statistics
 import time
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
-import shapely
+import shapely  # type: ignore[import-untyped]
 
 from game.core.battlefield import Base, Battlefield, Movement, Scene
 from game.core.geometry.sight.cover import cover_against
@@ -111,7 +112,7 @@ def _base(mid: str, spot: tuple[float, float, float], side: str) -> Base:
 
 def make_queries(placer: Placer, n: int) -> list[Scene]:
     """n distinct two-model scenes, attacker A and target T, centre distance uniform in 3-30"."""
-    out = []
+    out: list[Scene] = []
     while len(out) < n:
         a = placer.place()
         length = placer.rng.uniform(3.0, 30.0)
@@ -188,7 +189,7 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
         runs = []
         for _ in range(3):
             clear_query_caches(bf)
-            runs.append(1000 * _timed(lambda sc=sc: all_pairs(bf, sc)))
+            runs.append(1000 * _timed(partial(all_pairs, bf, sc)))
         ms.append(min(runs))
     table = all_pairs(bf, scenes[0])
     for a, t in [(table.ids[0], table.ids[5]), (table.ids[20], table.ids[3]), (table.ids[35], table.ids[12])]:

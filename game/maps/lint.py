@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 import numpy as np
-import shapely
+import shapely  # type: ignore[import-untyped]
 
 from game.core.battlefield import WOODS_CANOPY_IN
 from game.core.geometry.distance import EPS

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Callable
 from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as DET
-from defusedxml.common import DefusedXmlException
+import defusedxml.ElementTree as DET  # type: ignore[import-untyped]
+from defusedxml.common import DefusedXmlException  # type: ignore[import-untyped]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_GROUP_DEPTH = 32
@@ -108,7 +108,8 @@ def _strip_bad_values(el: Element) -> tuple[tuple[str, str, str], ...]:
     found: list[tuple[str, str, str]] = []
     for props in el.findall("properties"):
         for p in list(props.findall("property")):
-            value = p.get("value") if p.get("value") is not None else (p.text or "")
+            written = p.get("value")
+            value = written if written is not None else (p.text or "")
             if _bad_value(p.get("type"), value):
                 found.append((p.get("name", ""), p.get("type", ""), value))
                 props.remove(p)

@@ -10,12 +10,15 @@ import argparse
 import math
 import os
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
 from game.tools.spritekit import (CONCRETE, DARK_CONCRETE, INK, MOSS, MUD, RUST, fbm, ramp, shade, speckle,
                                   surface_rgb, value_noise)
+
+if TYPE_CHECKING:
+    import pygame
 
 ROOT = Path(__file__).resolve().parents[2]
 TILE = 64  # px: one terrain tile = 2" at 32 px per inch
@@ -31,7 +34,7 @@ def _rng(name: str) -> np.random.Generator:
 # ------------------------------------------------------------------ terrain tiles (tileable)
 
 
-def mud(rng):
+def mud(rng: np.random.Generator) -> np.ndarray:
     n = fbm(rng, TILE)
     rgb = ramp(n, [(0, (72, 58, 42)), (0.45, MUD), (0.8, (132, 112, 82)), (1, (146, 128, 96))])
     puddle = value_noise(rng, TILE, 4) > 0.78
@@ -39,21 +42,21 @@ def mud(rng):
     return speckle(rng, rgb, 0.02, (90, 74, 54))
 
 
-def grass(rng):
+def grass(rng: np.random.Generator) -> np.ndarray:
     n = fbm(rng, TILE)
     rgb = ramp(n, [(0, (70, 78, 48)), (0.5, (96, 104, 66)), (1, (122, 124, 80))])
     rgb = speckle(rng, rgb, 0.05, (84, 98, 56))
     return speckle(rng, rgb, 0.015, (128, 120, 82))
 
 
-def forest_floor(rng):
+def forest_floor(rng: np.random.Generator) -> np.ndarray:
     n = fbm(rng, TILE, (4, 8, 16))
     rgb = ramp(n, [(0, (44, 50, 32)), (0.5, (62, 70, 42)), (1, (88, 84, 56))])
     rgb = speckle(rng, rgb, 0.05, (96, 76, 50))
     return speckle(rng, rgb, 0.03, (50, 64, 36))
 
 
-def asphalt(rng):
+def asphalt(rng: np.random.Generator) -> np.ndarray:
     n = fbm(rng, TILE, (8, 16, 32))
     rgb = ramp(n, [(0, (58, 60, 60)), (0.5, (74, 76, 76)), (1, (92, 92, 90))])
     rgb = speckle(rng, rgb, 0.06, (104, 104, 100))
@@ -62,7 +65,7 @@ def asphalt(rng):
     return rgb
 
 
-def trail(rng):
+def trail(rng: np.random.Generator) -> np.ndarray:
     n = fbm(rng, TILE)
     rgb = ramp(n, [(0, (92, 76, 54)), (0.5, (122, 102, 74)), (1, (140, 122, 92))])
     rut = np.abs(np.sin(np.arange(TILE) / TILE * 2 * np.pi * 2))[None, :] * np.ones((TILE, 1))
@@ -70,27 +73,27 @@ def trail(rng):
     return speckle(rng, rgb, 0.02, (80, 66, 48))
 
 
-def gravel(rng):
+def gravel(rng: np.random.Generator) -> np.ndarray:
     n = fbm(rng, TILE, (8, 16, 32))
     rgb = ramp(n, [(0, (108, 104, 92)), (1, (142, 136, 120))])
     rgb = speckle(rng, rgb, 0.12, (164, 158, 142))
     return speckle(rng, rgb, 0.08, (86, 82, 72))
 
 
-def pavement(rng):
+def pavement(rng: np.random.Generator) -> np.ndarray:
     rgb = ramp(fbm(rng, TILE, (8, 16)), [(0, (118, 118, 112)), (1, (146, 146, 140))])
     rgb[::16, :] = (92, 92, 88)
     rgb[:, ::16] = (92, 92, 88)
     return speckle(rng, rgb, 0.02, (100, 104, 90))
 
 
-def yard(rng):
+def yard(rng: np.random.Generator) -> np.ndarray:
     g, m = grass(rng), mud(rng)
     mix = np.clip((fbm(rng, TILE, (2, 4)) - 0.35) * 2.5, 0, 1)[..., None]
     return g * (1 - mix) + m * mix
 
 
-def floor_planks(rng):
+def floor_planks(rng: np.random.Generator) -> np.ndarray:
     rgb = ramp(fbm(rng, TILE, (8, 16, 32)), [(0, (112, 90, 64)), (1, (150, 124, 90))])
     for k, y in enumerate(range(0, TILE, 16)):
         rgb[y:y + 16] *= 0.9 + 0.1 * ((k * 7919) % 5) / 4
@@ -101,14 +104,14 @@ def floor_planks(rng):
     return rgb * (0.94 + 0.06 * grain)[..., None]
 
 
-def floor_concrete(rng):
+def floor_concrete(rng: np.random.Generator) -> np.ndarray:
     rgb = ramp(fbm(rng, TILE), [(0, (104, 104, 98)), (1, (140, 138, 130))])
     stain = value_noise(rng, TILE, 4) > 0.7
     rgb[stain] *= 0.85
     return speckle(rng, rgb, 0.02, (90, 88, 84))
 
 
-def roof_tin(rng):
+def roof_tin(rng: np.random.Generator) -> np.ndarray:
     x = np.arange(TILE)
     ridge = 0.82 + 0.18 * np.cos(x / TILE * 2 * np.pi * 8)[None, :] * np.ones((TILE, 1))
     rust = fbm(rng, TILE)
@@ -116,7 +119,7 @@ def roof_tin(rng):
     return rgb * ridge[..., None]
 
 
-def roof_slate(rng):
+def roof_slate(rng: np.random.Generator) -> np.ndarray:
     y = np.arange(TILE)
     wave = 0.85 + 0.15 * np.cos(y / TILE * 2 * np.pi * 6)[:, None] * np.ones((1, TILE))
     rgb = ramp(fbm(rng, TILE), [(0, (92, 96, 96)), (0.6, (120, 122, 118)), (1, (136, 138, 128))])
@@ -125,7 +128,7 @@ def roof_slate(rng):
     return rgb * wave[..., None]
 
 
-def wall_brick(rng):
+def wall_brick(rng: np.random.Generator) -> np.ndarray:
     rgb = ramp(fbm(rng, TILE, (8, 16)), [(0, (118, 70, 52)), (1, (156, 96, 70))])
     for r, y in enumerate(range(0, TILE, 8)):
         rgb[y] = (168, 160, 148)
@@ -134,26 +137,26 @@ def wall_brick(rng):
     return rgb
 
 
-def wall_concrete(rng):
+def wall_concrete(rng: np.random.Generator) -> np.ndarray:
     rgb = ramp(fbm(rng, TILE, (8, 16, 32)), [(0, (128, 128, 122)), (1, (168, 166, 158))])
     rgb[::32, :] = (100, 100, 96)
     return speckle(rng, rgb, 0.03, (110, 110, 104))
 
 
-def hedge(rng):
+def hedge(rng: np.random.Generator) -> np.ndarray:
     n = fbm(rng, TILE, (8, 16, 32))
     rgb = ramp(n, [(0, (34, 52, 28)), (0.5, (58, 82, 44)), (1, (96, 118, 64))])
     return speckle(rng, rgb, 0.04, (108, 128, 72))
 
 
-def fence(rng):
+def fence(rng: np.random.Generator) -> np.ndarray:
     rgb = ramp(fbm(rng, TILE, (8, 16)), [(0, (96, 80, 58)), (1, (130, 110, 80))])
     rgb[:, ::8] = (70, 56, 40)
     rgb[:, ::32] = (54, 48, 42)
     return rgb
 
 
-def water(rng):
+def water(rng: np.random.Generator) -> np.ndarray:
     n = fbm(rng, TILE, (4, 8, 16))
     rgb = ramp(n, [(0, (40, 58, 60)), (0.6, (58, 80, 82)), (1, (88, 110, 104))])
     ripple = np.abs(np.sin(value_noise(rng, TILE, 8) * 18)) > 0.97
@@ -161,7 +164,7 @@ def water(rng):
     return rgb
 
 
-def rubble(rng):
+def rubble(rng: np.random.Generator) -> np.ndarray:
     rgb = ramp(fbm(rng, TILE), [(0, (84, 74, 60)), (1, (120, 108, 90))])
     for _ in range(26):
         x, y = rng.integers(0, TILE, 2)
@@ -173,7 +176,7 @@ def rubble(rng):
     return rgb
 
 
-def sandbags(rng):
+def sandbags(rng: np.random.Generator) -> np.ndarray:
     rgb = np.zeros((TILE, TILE, 3))
     base = ramp(fbm(rng, TILE, (8, 16, 32)), [(0, (128, 116, 84)), (1, (164, 150, 112))])
     y, x = np.mgrid[:TILE, :TILE]
@@ -185,26 +188,26 @@ def sandbags(rng):
     return rgb
 
 
-def stone(rng):
+def stone(rng: np.random.Generator) -> np.ndarray:
     rgb = ramp(fbm(rng, TILE, (4, 8, 16, 32)), [(0, (96, 96, 90)), (0.6, (134, 132, 124)), (1, (160, 158, 148))])
     crack = np.abs(value_noise(rng, TILE, 6) - 0.5) < 0.02
     rgb[crack] = (70, 70, 66)
     return rgb
 
 
-def steel(rng):
+def steel(rng: np.random.Generator) -> np.ndarray:
     rgb = ramp(fbm(rng, TILE, (4, 8, 16)), [(0, (70, 76, 72)), (0.6, (92, 98, 92)), (0.85, RUST), (1, (150, 90, 60))])
     rgb[:, ::6] *= 0.8
     return rgb
 
 
-def canvas(rng):
+def canvas(rng: np.random.Generator) -> np.ndarray:
     rgb = ramp(fbm(rng, TILE, (4, 8, 16)), [(0, (92, 96, 62)), (1, (122, 124, 84))])
     rgb[::12, :] *= 0.85
     return rgb
 
 
-def junk(rng):
+def junk(rng: np.random.Generator) -> np.ndarray:
     rgb = rubble(rng)
     for _ in range(10):
         x, y = rng.integers(0, TILE, 2)
@@ -212,7 +215,7 @@ def junk(rng):
     return speckle(rng, rgb, 0.02, RUST)
 
 
-def logwood(rng):
+def logwood(rng: np.random.Generator) -> np.ndarray:
     y = np.arange(TILE)
     bark = 0.8 + 0.2 * np.abs(np.sin(y / TILE * 2 * np.pi * 10 + value_noise(rng, TILE, 8) * 3))
     rgb = ramp(fbm(rng, TILE, (8, 16)), [(0, (70, 56, 40)), (1, (110, 90, 64))])
@@ -228,7 +231,7 @@ TEXTURES: dict[str, Callable[[np.random.Generator], np.ndarray]] = {
 }
 
 
-def terrain_sprites() -> dict[str, object]:
+def terrain_sprites() -> dict[str, pygame.Surface]:
     """Every terrain tile by name (sprites/terrain/NAME.png)."""
     return {name: surface_rgb(fn(_rng(name))) for name, fn in TEXTURES.items()}
 
@@ -236,20 +239,20 @@ def terrain_sprites() -> dict[str, object]:
 # ------------------------------------------------------------------ objects (alpha, drawn at 4x then reduced)
 
 
-def _canvas(w_in: float, h_in: float):
+def _canvas(w_in: float, h_in: float) -> pygame.Surface:
     import pygame
 
     return pygame.Surface((round(w_in * PPI * SS), round(h_in * PPI * SS)), pygame.SRCALPHA)
 
 
-def _reduce(s):
+def _reduce(s: pygame.Surface) -> pygame.Surface:
     import pygame
 
     w, h = s.get_size()
     return pygame.transform.smoothscale(s, (w // SS, h // SS))
 
 
-def tree(seed: int, kind: str):
+def tree(seed: int, kind: str) -> pygame.Surface:
     """A tree crown seen from above, 2" across: pine (needle star), birch (lumpy leaves) or dead (bare branches)."""
     import pygame
 
@@ -282,7 +285,7 @@ def tree(seed: int, kind: str):
     return _reduce(s)
 
 
-def btr():
+def btr() -> pygame.Surface:
     """The disabled eight-wheeled APC, 5.5" x 2.25", nose to the right (+x): olive hull, rust, open hatches."""
     import pygame
 
@@ -312,7 +315,7 @@ def btr():
     return _reduce(s)
 
 
-def car():
+def car() -> pygame.Surface:
     """A burnt-out saloon, 3.5" x 1.5", nose right: rust shell, empty windscreens."""
     import pygame
 
@@ -330,7 +333,7 @@ def car():
     return _reduce(s)
 
 
-def tank_top():
+def tank_top() -> pygame.Surface:
     """The water tower's tank seen from above, 4" across: riveted rusty steel, a roof hatch."""
     import pygame
 
@@ -349,7 +352,7 @@ def tank_top():
     return _reduce(s)
 
 
-def drums():
+def drums() -> pygame.Surface:
     """Three oil drums, 1.6" x 1.2": rusty lids with bungs."""
     import pygame
 
@@ -363,7 +366,7 @@ def drums():
     return _reduce(s)
 
 
-def campfire():
+def campfire() -> pygame.Surface:
     """A ring of stones round ash and embers, 1" across (embers in dull red, not hazard yellow)."""
     import pygame
 
@@ -377,7 +380,7 @@ def campfire():
     return _reduce(s)
 
 
-def crates():
+def crates() -> pygame.Surface:
     """Two wooden crates, 2" x 1", planked lids with cross braces."""
     import pygame
 
@@ -393,7 +396,7 @@ def crates():
     return _reduce(s)
 
 
-OBJECTS: dict[str, Callable[[], object]] = {
+OBJECTS: dict[str, Callable[[], pygame.Surface]] = {
     "tree-pine": lambda: tree(11, "pine"), "tree-pine-2": lambda: tree(12, "pine"),
     "tree-birch": lambda: tree(21, "birch"), "tree-birch-2": lambda: tree(22, "birch"),
     "tree-dead": lambda: tree(31, "dead"),

@@ -16,8 +16,8 @@ FIXTURES = ROOT / "tests" / "fixtures" / "maps"
 def every_field_map() -> TmxMap:
     """A 24"x24" map using every class, every member (off its default) and every enum value."""
     m = TmxMap(24, 24, ppi=24, title="Every Field")
-    m.ellipse("ground", "Terrain", "birch-stand", 1, 14, 6, 5, **{"area": "woods", "kind": "woods", "cover": "soft",
-              "movement": "difficult", "bottom_in": 0.0, "top_in": 4.0})
+    m.ellipse("ground", "Terrain", "birch-stand", 1, 14, 6, 5, area="woods", kind="woods", cover="soft",
+              movement="difficult", bottom_in=0.0, top_in=4.0)
     m.polygon("ground", "Terrain", "pond", [(9, 19), (13, 18), (14, 21), (10, 22.5)], kind="water",
               movement="difficult", bottom_in=0.0, top_in=0.0)
     m.terrain("ground", "rubble", "rubble-1", 16, 18, 3, 2, top=0.5, rotation=20)

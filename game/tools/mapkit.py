@@ -5,9 +5,9 @@ import math
 import random
 from typing import Any, Iterable, Sequence
 
-import shapely
-from shapely.geometry import LineString, MultiPolygon, Polygon
-from shapely.ops import split
+import shapely  # type: ignore[import-untyped]
+from shapely.geometry import LineString, MultiPolygon, Polygon  # type: ignore[import-untyped]
+from shapely.ops import split  # type: ignore[import-untyped]
 
 from game.tools.tmxwriter import PRESETS, TmxMap
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from game.tools.spritekit import BONE, HOSTILE, INK, SIDE_A, SIDE_B, Colour, polar, shade, star
 
@@ -13,8 +14,11 @@ HOSTILES = {  # catalog id (game/data/hostiles.toml) -> base diameter in inches 
 }
 BASE_FILL: Colour = (46, 46, 42)
 
+if TYPE_CHECKING:
+    import pygame
 
-def _base(diameter_in: float, ring: Colour, *, notched: bool):
+
+def _base(diameter_in: float, ring: Colour, *, notched: bool) -> tuple[pygame.Surface, float]:
     """The base disc with its side ring; hostile rings are notched so sides differ in shape too."""
     import pygame
 
@@ -33,7 +37,7 @@ def _base(diameter_in: float, ring: Colour, *, notched: bool):
     return s, c
 
 
-def _human(s, c: float, r: float, colour: Colour, *, arms_forward: bool = False) -> None:
+def _human(s: pygame.Surface, c: float, r: float, colour: Colour, *, arms_forward: bool = False) -> None:
     """A figure seen from above, facing +x: shoulders, head, and either a rifle or reaching arms."""
     import pygame
 
@@ -45,7 +49,7 @@ def _human(s, c: float, r: float, colour: Colour, *, arms_forward: bool = False)
     pygame.draw.circle(s, colour, (c + r * 0.05, c), r * 0.29)
 
 
-def _chevrons(s, c: float, r: float, n: int) -> None:
+def _chevrons(s: pygame.Surface, c: float, r: float, n: int) -> None:
     import pygame
 
     w, h, t = r * 0.95, r * 0.42, r * 0.2
@@ -57,7 +61,7 @@ def _chevrons(s, c: float, r: float, n: int) -> None:
         pygame.draw.polygon(s, INK, pts, SS * 2)
 
 
-def crew_token(kind: str, ring: Colour):
+def crew_token(kind: str, ring: Colour) -> pygame.Surface:
     """Crew tokens share the human silhouette; the emblem is the rank: star, three, two or one chevron."""
     import pygame
 
@@ -73,7 +77,7 @@ def crew_token(kind: str, ring: Colour):
     return s
 
 
-def _dog(s, c: float, r: float) -> None:
+def _dog(s: pygame.Surface, c: float, r: float) -> None:
     import pygame
 
     col = (184, 150, 108)
@@ -89,7 +93,7 @@ def _dog(s, c: float, r: float) -> None:
                                                    (c + r * 0.6, c + sy * r * 0.2)])
 
 
-def _rats(s, c: float, r: float) -> None:
+def _rats(s: pygame.Surface, c: float, r: float) -> None:
     import pygame
 
     col = (150, 140, 128)
@@ -106,7 +110,7 @@ def _rats(s, c: float, r: float) -> None:
         pygame.draw.circle(s, INK, (x + ux * r * 0.2, y + uy * r * 0.2), r * 0.03)
 
 
-def _bandit(s, c: float, r: float) -> None:
+def _bandit(s: pygame.Surface, c: float, r: float) -> None:
     import pygame
 
     _human(s, c, r, (158, 146, 112))
@@ -119,7 +123,7 @@ def _bandit(s, c: float, r: float) -> None:
                                   (mx + r * 0.18, my + r * 0.36)])
 
 
-def _ghoul(s, c: float, r: float) -> None:
+def _ghoul(s: pygame.Surface, c: float, r: float) -> None:
     import pygame
 
     col = (206, 198, 164)
@@ -138,7 +142,7 @@ def _ghoul(s, c: float, r: float) -> None:
         pygame.draw.circle(s, (200, 50, 40), (c + r * 0.42, c + sy * r * 0.1), r * 0.07)
 
 
-def _zombie(s, c: float, r: float) -> None:
+def _zombie(s: pygame.Surface, c: float, r: float) -> None:
     import pygame
 
     col = (128, 158, 110)
@@ -147,7 +151,7 @@ def _zombie(s, c: float, r: float) -> None:
         pygame.draw.line(s, shade(col, -0.45), (c - r * 0.3, c + y0 * r), (c + r * 0.0, c + (y0 + 0.22) * r), round(r * 0.07))
 
 
-def _mutant(s, c: float, r: float, *, large: bool) -> None:
+def _mutant(s: pygame.Surface, c: float, r: float, *, large: bool) -> None:
     import pygame
 
     col = (190, 128, 108) if not large else (150, 96, 96)
@@ -172,7 +176,7 @@ def _mutant(s, c: float, r: float, *, large: bool) -> None:
         pygame.draw.circle(s, INK, (c + r * 0.26, c + sy * r * 0.08), r * 0.04)
 
 
-def hostile_token(kind: str):
+def hostile_token(kind: str) -> pygame.Surface:
     """A hostile: notched reddish-purple ring, the creature's silhouette."""
     import pygame
 
@@ -184,16 +188,16 @@ def hostile_token(kind: str):
     return s
 
 
-def _reduce(s):
+def _reduce(s: pygame.Surface) -> pygame.Surface:
     import pygame
 
     w, h = s.get_size()
     return pygame.transform.smoothscale(s, (w // SS, h // SS))
 
 
-def token_sprites() -> dict[str, object]:
+def token_sprites() -> dict[str, pygame.Surface]:
     """Every token by relative name: crew on side A (`leader`), side B (`side-b/leader`), hostiles (`bandit`)."""
-    out: dict[str, object] = {}
+    out: dict[str, pygame.Surface] = {}
     for kind in CREW:
         out[kind] = _reduce(crew_token(kind, SIDE_A))
         out[f"side-b/{kind}"] = _reduce(crew_token(kind, SIDE_B))

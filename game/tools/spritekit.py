@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pygame
 
 Colour = tuple[int, int, int]
 
@@ -70,7 +73,7 @@ def speckle(rng: np.random.Generator, rgb: np.ndarray, density: float, colour: C
     return out
 
 
-def surface_rgb(rgb: np.ndarray):  # -> pygame.Surface
+def surface_rgb(rgb: np.ndarray) -> pygame.Surface:
     """An (h, w, 3) array as an opaque pygame surface."""
     import pygame
 
@@ -79,7 +82,7 @@ def surface_rgb(rgb: np.ndarray):  # -> pygame.Surface
     return pygame.image.frombuffer(arr.tobytes(), (w, h), "RGB").copy()
 
 
-def surface_rgba(rgb: np.ndarray, alpha: np.ndarray):  # -> pygame.Surface
+def surface_rgba(rgb: np.ndarray, alpha: np.ndarray) -> pygame.Surface:
     """An (h, w, 3) colour array and (h, w) alpha as a per-pixel-alpha surface."""
     import pygame
 
@@ -88,8 +91,8 @@ def surface_rgba(rgb: np.ndarray, alpha: np.ndarray):  # -> pygame.Surface
     return pygame.image.frombuffer(arr.tobytes(), (w, h), "RGBA").copy()
 
 
-def pixels(surface) -> np.ndarray:  # (h, w, 4) uint8
-    """The RGBA pixels of a surface, rows first."""
+def pixels(surface: pygame.Surface) -> np.ndarray:
+    """The RGBA pixels of a surface, rows first: an (h, w, 4) uint8 array."""
     import pygame
 
     w, h = surface.get_size()
@@ -99,14 +102,19 @@ def pixels(surface) -> np.ndarray:  # (h, w, 4) uint8
 def shade(c: Colour, k: float) -> Colour:
     """Lighter (k > 0) or darker (k < 0) by a fraction."""
     if k >= 0:
-        return tuple(int(v + (255 - v) * k) for v in c)  # type: ignore[return-value]
-    return tuple(int(v * (1 + k)) for v in c)  # type: ignore[return-value]
+        r, g, b = (int(v + (255 - v) * k) for v in c)
+    else:
+        r, g, b = (int(v * (1 + k)) for v in c)
+    return (r, g, b)
 
 
 def polar(cx: float, cy: float, r: float, deg: float) -> tuple[float, float]:
+    """The point at distance r from (cx, cy) at `deg` degrees (from +x toward +y)."""
     a = math.radians(deg)
     return (cx + r * math.cos(a), cy + r * math.sin(a))
 
 
-def star(cx: float, cy: float, r_out: float, r_in: float, points: int = 5, rot: float = -90.0) -> list[tuple[float, float]]:
+def star(cx: float, cy: float, r_out: float, r_in: float, points: int = 5,
+         rot: float = -90.0) -> list[tuple[float, float]]:
+    """The outline of a star of `points` points, alternating between radii r_out and r_in."""
     return [polar(cx, cy, r_out if i % 2 == 0 else r_in, rot + i * 180.0 / points) for i in range(2 * points)]

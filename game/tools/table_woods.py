@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-import shapely
-from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
+import shapely  # type: ignore[import-untyped]
+from shapely.geometry import LineString, MultiPoint, Point, Polygon, box  # type: ignore[import-untyped]
 
 from game.tools.mapkit import (bar, clean_polygon, ellipse_pts, ground, oriented_rect, piece, poly_rings, q, ring,
                                without_holes, woods)

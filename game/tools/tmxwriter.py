@@ -280,20 +280,19 @@ def _storey(m: TmxMap, layer: str, b: Building, k: int) -> None:
     z0 = b.floor_z(k)
     z1 = z0 + b.storey_in
     wall = "ruin-wall" if b.ruin else "wall"
-    base = {"building": b.name}
     for side in "nswe":
         segs, ops = _wall_segments(b, side, k)
         for i, (a0, a1) in enumerate(segs):
             m.terrain(layer, wall, f"{b.name}-{side}{k}-wall{i + 1}", *_side_rect(b, side, a0, a1),
-                      bottom=z0, top=z1, **base)
+                      bottom=z0, top=z1, building=b.name)
         origin = b.x if side in "ns" else b.y
         for i, o in enumerate(ops):
             r = _side_rect(b, side, origin + o.at, origin + o.at + o.width)
             label = f"{b.name}-{side}{k}-{'window' if o.window else 'door'}{i + 1}"
             if o.window:
-                m.terrain(layer, "sill", f"{label}-sill", *r, bottom=z0, top=z0 + b.sill_in, **base)
+                m.terrain(layer, "sill", f"{label}-sill", *r, bottom=z0, top=z0 + b.sill_in, building=b.name)
             if z1 - (z0 + b.lintel_in) > 1e-9:
-                m.terrain(layer, "lintel", f"{label}-lintel", *r, bottom=z0 + b.lintel_in, top=z1, **base)
+                m.terrain(layer, "lintel", f"{label}-lintel", *r, bottom=z0 + b.lintel_in, top=z1, building=b.name)
 
 
 def _stairwell(b: Building) -> tuple[float, float, float, float, bool]:
