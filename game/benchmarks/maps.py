@@ -11,7 +11,8 @@ from game.maps.safexml import parse_bytes
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 
 
-def _edges(path: Path) -> int:
+def edge_count(path: Path) -> int:
+    """The terrain edges of a map file (polygon vertices of its loadable Terrain objects): picks the bench map."""
     from game.maps.loader import read_map
 
     parsed = read_map(path)
@@ -28,7 +29,7 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     maps = sorted(MAPS_DIR.glob("*.tmx"))
     if not maps:
         raise SystemExit(f"no maps under {MAPS_DIR}")
-    edges = {p: _edges(p) for p in maps}
+    edges = {p: edge_count(p) for p in maps}
     path = max(maps, key=lambda p: (edges[p], p.name))
     runs = 5 if quick else 15
     bf = load_map(path)
