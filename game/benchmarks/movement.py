@@ -5,8 +5,16 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import shapely  # type: ignore[import-untyped]
+
+    from game.core.battlefield import Base, Battlefield, Point3
+
+    Pairs = list[tuple[Point3, Point3]]  # (start, goal) of path queries
 
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 RADIUS, HEIGHT = 0.5, 1.25  # a human-sized 25 mm base (GEO-3)
@@ -14,7 +22,7 @@ OTHER_BASES = 35
 MOVE_BUDGET = 7.0  # a 6" Move with a 1" base (GEO-8, GAP-86)
 
 
-def _bench_map():  # type: ignore[no-untyped-def]
+def _bench_map() -> tuple[Path, int, Battlefield]:
     from game.benchmarks.maps import _edges
     from game.maps.loader import load_map
 
@@ -24,14 +32,17 @@ def _bench_map():  # type: ignore[no-untyped-def]
     return path, edges[path], load_map(path)
 
 
-def _legal_point(bf, rng: random.Random, bases, z: float = 0.0, *, region=None):  # type: ignore[no-untyped-def]
+def _legal_point(bf: Battlefield, rng: random.Random, bases: list[Base], z: float = 0.0, *,
+                 region: shapely.Geometry | None = None) -> Point3:
+    import shapely  # type: ignore[import-untyped]
+
     from game.core.geometry.movement.positions import position_fact
 
     for _ in range(10000):
         if region is not None:
             x0, y0, x1, y1 = region.bounds
             x, y = rng.uniform(x0, x1), rng.uniform(y0, y1)
-            if not region.covers(__import__("shapely").Point(x, y)):
+            if not region.covers(shapely.Point(x, y)):
                 continue
         else:
             x, y = rng.uniform(RADIUS, bf.width - RADIUS), rng.uniform(RADIUS, bf.height - RADIUS)
@@ -40,24 +51,27 @@ def _legal_point(bf, rng: random.Random, bases, z: float = 0.0, *, region=None):
     raise RuntimeError("no legal point found")
 
 
-def _scene(bf, rng: random.Random):  # type: ignore[no-untyped-def]
+def _scene(bf: Battlefield, rng: random.Random) -> list[Base]:
     from game.core.battlefield import Base
 
-    bases: list = []
+    bases: list[Base] = []
     for i in range(OTHER_BASES):
         x, y, z = _legal_point(bf, rng, bases)
         bases.append(Base(f"m{i}", x, y, z, RADIUS, HEIGHT, "friend" if i % 2 else "enemy"))
     return bases
 
 
-def _queries(bf, rng: random.Random, bases, n: int):  # type: ignore[no-untyped-def]
+def _queries(bf: Battlefield, rng: random.Random, bases: list[Base], n: int) -> tuple[Pairs, Pairs, Pairs]:
     """n distinct (start, goal) pairs per kind: uniform ground, through difficult ground, between levels."""
-    import shapely
+    import shapely  # type: ignore[import-untyped]
 
+    from game.core.geometry.movement.graph import connected_levels, graph
     from game.core.geometry.terrain import levels, pieces_at
 
     at = pieces_at(bf, 0.0, HEIGHT)
-    uniform, difficult, between = [], [], []
+    uniform: Pairs = []
+    difficult: Pairs = []
+    between: Pairs = []
     dif = at.difficult_union
     while len(uniform) < n:
         a = _legal_point(bf, rng, bases)
@@ -79,8 +93,6 @@ def _queries(bf, rng: random.Random, bases, n: int):  # type: ignore[no-untyped-
             continue
         if shapely.LineString([a[:2], b[:2]]).intersects(piece):
             difficult.append((a, b))
-    from game.core.geometry.movement.graph import connected_levels, graph
-
     g = graph(bf, RADIUS, HEIGHT)
     raised = [lv for lv in levels(bf)[1:] if connected_levels(g, 0, lv.id)]  # floors reachable from the ground
     while raised and len(between) < n:
@@ -94,7 +106,7 @@ def _queries(bf, rng: random.Random, bases, n: int):  # type: ignore[no-untyped-
     return uniform, difficult, between
 
 
-def _time_paths(bf, pairs, bases, side: str):  # type: ignore[no-untyped-def]
+def _time_paths(bf: Battlefield, pairs: Pairs, bases: list[Base], side: str) -> tuple[float, int]:
     from game.core.geometry.movement.paths import shortest_path
 
     times, found = [], 0
@@ -106,7 +118,7 @@ def _time_paths(bf, pairs, bases, side: str):  # type: ignore[no-untyped-def]
     return statistics.median(times) * 1000, found
 
 
-def _baseline(bf, pairs, bases, side: str) -> float:
+def _baseline(bf: Battlefield, pairs: Pairs, bases: list[Base], side: str) -> float:
     """Straight-line verdicts by the cost function on the same pairs (what validating a dragged model costs)."""
     from game.core.geometry.movement.cost import path_cost
 
@@ -140,8 +152,7 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
         g = navgraph.graph(bf, RADIUS, HEIGHT)
         builds.append(time.perf_counter() - t0)
     build_ms = statistics.median(builds) * 1000
-    st = {k: v for k, v in g.stats.items() if k not in ("chains", "level_links")}
-    say(f"path_graph_build_ms {build_ms:.0f} (goal <= 1000): {st}")
+    say(f"path_graph_build_ms {build_ms:.0f} (goal <= 1000): {g.stats}")
     t0 = time.perf_counter()
     g2 = navgraph.build(bf, 0.8, 1.75)
     say(f"  (a 1.6\" base: {1000 * (time.perf_counter() - t0):.0f} ms, {g2.stats['nodes']} nodes)")
@@ -170,15 +181,16 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     return out
 
 
-def _search_only(bf, starts, bases) -> float:  # type: ignore[no-untyped-def]
+def _search_only(bf: Battlefield, starts: list[Point3], bases: list[Base]) -> float:
     """Median time of the one-to-all graph search that `reach` starts with (shared with shortest_path)."""
     from game.core.geometry.movement.graph import graph
-    from game.core.geometry.movement.paths import _enemies, _Query
+    from game.core.geometry.movement.query import PathQuery, enemy_bases
+    from game.core.geometry.movement.search import search
 
     g = graph(bf, RADIUS, HEIGHT)
     times = []
     for a in starts:
         t0 = time.perf_counter()
-        _Query(g, bf, a, None, MOVE_BUDGET, _enemies(bases, "friend"), True).run()
+        search(PathQuery(g, bf, a, None, MOVE_BUDGET, enemy_bases(bases, "friend"), True))
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1000

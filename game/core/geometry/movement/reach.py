@@ -10,11 +10,13 @@ import shapely
 from shapely.errors import GEOSException
 
 from game.core.battlefield import Base, Battlefield, Point3
-from game.core.geometry.movement.graph import TAU, NavGraph, graph
-from game.core.geometry.movement.paths import _enemies, _Query
+from game.core.geometry.movement.free_space import TAU
+from game.core.geometry.movement.graph import NavGraph, graph
+from game.core.geometry.movement.query import PathQuery, enemy_bases
 from game.core.geometry.movement.positions import vertically_overlap
 from game.core.geometry.movement.reach_jit import kernels
 from game.core.geometry.movement.reach_kernels import DIFFICULT, FLAG_REPAIR, SOLID
+from game.core.geometry.movement.search import search
 from game.core.settings import Settings
 from game.core.geometry.terrain import pieces_at
 
@@ -165,7 +167,7 @@ def _visible(xs: np.ndarray, ys: np.ndarray, rads: np.ndarray, usedif: np.ndarra
     return out
 
 
-def _viewpoints(q: _Query, dist: dict, budget: float) -> np.ndarray:
+def _viewpoints(q: PathQuery, dist: dict[int, float], budget: float) -> np.ndarray:
     """One row per viewpoint: x, y, remaining, level, and for departure samples round a reached corner the
     circle (cx, cy, r), the sample's angle and the previous sample towards the arrival (angle, remaining),
     so a sample the arc cannot reach can be moved back to where the arc is stopped (see `_unblock`)."""
@@ -186,7 +188,7 @@ def _viewpoints(q: _Query, dist: dict, budget: float) -> np.ndarray:
     rows = [np.asarray(nodes, float).reshape(-1, 10)]
     cx, cy, c0, cw = q.circles
     for (ci, side), arr in groups.items():
-        lv = _circle_level(q, ci)
+        lv = q.circle_level(ci)
         r = float(q.cr[ci])
         w = float(cw[ci])
         arr.sort()
@@ -230,10 +232,6 @@ def _viewpoints(q: _Query, dist: dict, budget: float) -> np.ndarray:
     return np.concatenate(rows)
 
 
-def _circle_level(q: _Query, ci: int) -> int:
-    return int(q.g.clevel[ci]) if ci < q.nc else int(q.el[ci - q.nc])
-
-
 def reach(bf: Battlefield, start: Point3, budget: float, *, radius: float, height: float,
           others: Sequence[Base] = (), side: str = "", can_climb: bool = True,
           settings: Settings | None = None) -> ReachRegion:
@@ -244,15 +242,15 @@ def reach(bf: Battlefield, start: Point3, budget: float, *, radius: float, heigh
     viewpoints of a level are merged in one `shapely.union_all`."""
     s = settings or Settings.defaults()
     start = tuple(float(v) for v in start)  # type: ignore[assignment]
-    enemies = _enemies(others, side)
+    enemies = enemy_bases(others, side)
     if not bf.pieces and not enemies:
         box = shapely.box(radius, radius, bf.width - radius, bf.height - radius)
         geom = shapely.Point(start[:2]).buffer(budget, quad_segs=DISC_SEGS).intersection(box)
         geom = _minus_bases(geom, others, start[2], radius, height)
         return ReachRegion(budget, start, {0: geom}, {0: start[2]}, 1)
     g = graph(bf, radius, height, settings=s)
-    q = _Query(g, bf, start, None, budget, enemies, can_climb)
-    dist, _, _ = q.run()
+    q = PathQuery(g, bf, start, None, budget, enemies, can_climb)
+    dist, _, _ = search(q)
     views = _viewpoints(q, dist, budget)
     regions = {}
     for lid in np.unique(views[:, 3]).astype(int).tolist():
