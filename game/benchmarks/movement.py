@@ -134,7 +134,7 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     """`path_query_ms` (+`_difficult`, `_levels`): median shortest_path time per third of the queries;
     `path_graph_build_ms`: NavGraph build per map and base size; `reach_overlay_ms` (+`_difficult`): median
     reach region for a 6" move (7" with a 1" base), against the one-to-all search it starts with."""
-    from game.core.geometry.movement import graph as navgraph
+    import game.core.geometry.movement.graph as navgraph
     from game.core.geometry.movement.reach import reach
 
     path, edges, bf = _bench_map()

@@ -1,4 +1,4 @@
-"""The free space of one level for one base size: where the base centre may stand and go, and at what cost (GEO-7, GEO-8, GEO-27)."""
+"""Free space of one level for one base size: where its centre may stand and go, at what cost (GEO-7, GEO-8, GEO-27)."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-"""The cached navigation graph of a battlefield: an exact tangent visibility graph per level, joined by stairs, ladders and climbs (GEO-27)."""
+"""The cached navigation graph: a tangent visibility graph per level, joined by stairs, ladders and climbs (GEO-27)."""
 from __future__ import annotations
 
 import math
@@ -136,7 +136,8 @@ def build(bf: Battlefield, radius: float, height: float, *, settings: Settings |
         nav = level_nav(bf, lv, radius, height, mult)
         navs[lv.id] = nav
         if nav.blocker_parts:
-            circ.extend((x, y, a, w, lv.id) for x, y, a, w in _corners(shapely.GeometryCollection(list(nav.blocker_parts)), True))
+            corners = _corners(shapely.GeometryCollection(list(nav.blocker_parts)), True)
+            circ.extend((x, y, a, w, lv.id) for x, y, a, w in corners)
         if lv.support is not None:
             pts.extend((x, y, lv.id, math.inf) for x, y, _, _ in _corners(lv.support, False))
         if nav.difficult is not None:

@@ -1,4 +1,4 @@
-"""Shortest legal paths for a round base on the cached NavGraph, other bases in the way added per query (GEO-8, GEO-27)."""
+"""Shortest legal paths for a round base on the cached NavGraph, other bases added per query (GEO-8, GEO-27)."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,4 @@
-"""One path query on the cached NavGraph: its start and goal joined to the graph, enemy bases added as corners (GEO-8, GEO-27)."""
+"""One path query on the NavGraph: start and goal joined to the graph, enemy bases added as corners (GEO-8, GEO-27)."""
 from __future__ import annotations
 
 import math

@@ -4,7 +4,7 @@ from __future__ import annotations
 import types
 from functools import lru_cache
 
-from game.core.geometry.movement import reach_kernels as reachkernels
+import game.core.geometry.movement.reach_kernels as reachkernels
 from game.core.geometry.jit import compile_kernels
 
 

@@ -1,4 +1,4 @@
-"""Tangent segments and arcs between corner circles and points, tested and added as graph nodes and edges (GEO-8, GEO-27)."""
+"""Tangent segments and arcs between corners and points, tested and added as graph edges (GEO-7, GEO-8, GEO-27)."""
 from __future__ import annotations
 
 import math

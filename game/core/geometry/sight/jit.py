@@ -4,8 +4,9 @@ from __future__ import annotations
 import types
 from functools import lru_cache
 
-from game.core.geometry import crossing
-from game.core.geometry.sight import kernels as sightkernels, verdicts as sightverdicts
+import game.core.geometry.crossing as crossing
+import game.core.geometry.sight.kernels as sightkernels
+import game.core.geometry.sight.verdicts as sightverdicts
 from game.core.geometry.jit import compile_kernels
 
 KERNEL_MODULES = (crossing, sightkernels, sightverdicts)
