@@ -24,7 +24,8 @@ BENCHMARKS: list[str] = [
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m game.bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller workloads, same metric names, < 2 minutes")
-    parser.add_argument("--only", action="append", default=[], help="run only benchmark modules whose name contains this")
+    parser.add_argument("--only", action="append", default=[],
+                        help="run only benchmark modules whose name contains this")
     args = parser.parse_args(argv)
 
     def say(msg: str) -> None:

@@ -1,4 +1,4 @@
-"""`zona-alfa odds`: the exact outcome distribution of a ranged attack described by flags or a JSON file (COMBAT-4.*)."""
+"""`zona-alfa odds`: the exact outcome distribution of a ranged attack given by flags or a JSON file (COMBAT-4.*)."""
 from __future__ import annotations
 
 import argparse
@@ -11,9 +11,9 @@ from typing import Any
 from game.core.battlefield import Cover
 from game.core.catalog import load_catalog
 from game.core.geometry.sight.cover import degrade
-from game.core.rules.modifiers import AttackSituation, attack_numbers
 from game.core.odds.ranged import RangedOdds, ranged_round
 from game.core.odds.unit import UnitFacts
+from game.core.rules.modifiers import AttackSituation, attack_numbers
 from game.core.settings import Settings
 from game.core.state import ModelProfile, ModelState
 
@@ -46,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             help=f"{help_text} (default {default})")
     for name in FLAGS:
         parser.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true", default=None)
-    parser.add_argument("--json", dest="as_json", action="store_true", help="print exact probabilities as \"p/q\" strings")
+    parser.add_argument("--json", dest="as_json", action="store_true",
+                        help="print exact probabilities as \"p/q\" strings")
 
 
 def _csv(v: Any) -> tuple[str, ...]:
@@ -77,7 +78,8 @@ def spec_from(args: argparse.Namespace) -> dict[str, Any]:
     return spec
 
 
-def build_attack(spec: dict[str, Any], *, settings: Settings | None = None) -> tuple[Any, UnitFacts, AttackSituation, Any]:
+def build_attack(spec: dict[str, Any], *,
+                 settings: Settings | None = None) -> tuple[Any, UnitFacts, AttackSituation, Any]:
     """(AttackNumbers, target unit, situation, catalog) of a plain description, through modifiers.attack_numbers."""
     s = settings or Settings.defaults()
     cat = load_catalog(s)
@@ -96,7 +98,8 @@ def build_attack(spec: dict[str, Any], *, settings: Settings | None = None) -> t
                           obscured=obscured, save_dice=int(spec["save_dice"]), will_exempt=bool(spec["will_exempt"]))
     attacker = ModelState("attacker", "attacker", "a", a_prof, deployed=True, items=list(_csv(spec["attacker_items"])))
     models = tuple(ModelState(f"target{i + 1}" if i else "target", "target", "b", t_prof, deployed=True,
-                              items=list(_csv(spec["target_items"])), wounds_taken=int(spec["wounds_taken"]) if i == 0 else 0)
+                              items=list(_csv(spec["target_items"])),
+                              wounds_taken=int(spec["wounds_taken"]) if i == 0 else 0)
                    for i in range(max(1, int(spec["models"]))))
     elevated = bool(spec["elevated"])
     sit = AttackSituation(distance=float(spec["range"]), cover=degrade(cover, settings=s) if elevated else cover,

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from game.maps.safexml import parse_bytes
 

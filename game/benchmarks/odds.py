@@ -4,12 +4,13 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from game.core.odds.ranged import ranged_round
 from game.core.odds.pools import TABLE_DICE, build_tables
-from game.odds_cli import build_attack, odds_from_spec
+from game.core.odds.ranged import ranged_round
 from game.core.settings import Settings
+from game.odds_cli import build_attack, odds_from_spec
 
 WEAPONS = {3: ("assault_rifle", False), 4: ("squad_lmg", False), 5: ("hmg", False), 6: ("smg", True),
            8: ("assault_rifle", True)}
@@ -19,7 +20,7 @@ def situations(count: int, seed: int = 20240611) -> list[dict[str, Any]]:
     """`count` distinct seeded ranged-attack descriptions of 3-8 dice (AK, LMG, HMG, SMG/AK Unload)."""
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
-    seen: set[tuple] = set()
+    seen: set[tuple[tuple[str, Any], ...]] = set()
     while len(out) < count:
         dice = rng.choice(sorted(WEAPONS))
         weapon, unload = WEAPONS[dice]
@@ -120,8 +121,8 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     prepared = [_prepared(sp, settings) for sp in specs]
     t0 = time.perf_counter()
     tables = build_tables()
-    say(f"  pool tables built at import (counted as code, not per query): {len(tables)} (save group, GAP-11, TN) series of 0..{TABLE_DICE} dice "
-        f"in {(time.perf_counter() - t0) * 1e3:.1f} ms")
+    say(f"  pool tables built at import (counted as code, not per query): {len(tables)} (save group, GAP-11, TN) "
+        f"series of 0..{TABLE_DICE} dice in {(time.perf_counter() - t0) * 1e3:.1f} ms")
     times = []
     for query, _ in prepared:
         best = float("inf")
@@ -153,8 +154,8 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
         errs.append(abs(est["p_wound"] - float(o.target_round.p_wound)))
     mc_med, ex_med = statistics.median(mc_t), statistics.median(ex_t)
     say(f"  Monte Carlo ({trials} rolls, plain loop on random.Random.random()): median {mc_med / 1e3:.1f} ms per "
-        f"situation = {mc_med / trials:.2f} us per trial; |error| of P(>=1 wound) median {statistics.median(errs):.4f}, "
-        f"max {max(errs):.4f} (the exact answer has none)")
+        f"situation = {mc_med / trials:.2f} us per trial; |error| of P(>=1 wound) median "
+        f"{statistics.median(errs):.4f}, max {max(errs):.4f} (the exact answer has none)")
     ratio = mc_med / ex_med
     say(f"  speed-up of the exact distribution over Monte Carlo on the same 20 situations: {ratio:.0f}x (goal >= 1000)")
     return {"odds_us": round(odds_us, 2), "odds_speedup_vs_montecarlo": round(ratio, 1)}

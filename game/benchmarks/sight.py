@@ -11,17 +11,17 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Callable
 
-import shapely  # type: ignore[import-untyped]
+import shapely
 
 from game.core.battlefield import Base, Battlefield, Movement, Scene
-from game.core.geometry.sight.cover import cover_against
-from game.core.geometry.sight.los import line_of_sight
-from game.core.geometry.sight.jit import kernels
 from game.core.geometry.sight.batch import all_pairs, check_pairs, naive_check
+from game.core.geometry.sight.cover import cover_against
+from game.core.geometry.sight.jit import kernels
+from game.core.geometry.sight.los import line_of_sight
 from game.core.geometry.sight.world import clear_query_caches, world_of
 
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
@@ -83,7 +83,8 @@ class Placer:
     def ground(self, near: tuple[float, float] | None = None, length: float = 0.0) -> tuple[float, float, float] | None:
         for _ in range(30):
             if near is None:
-                x, y = self.rng.uniform(RADIUS, self.bf.width - RADIUS), self.rng.uniform(RADIUS, self.bf.height - RADIUS)
+                x, y = (self.rng.uniform(RADIUS, self.bf.width - RADIUS),
+                        self.rng.uniform(RADIUS, self.bf.height - RADIUS))
             else:
                 a = self.rng.uniform(0.0, 2.0 * math.pi)
                 x, y = near[0] + length * math.cos(a), near[1] + length * math.sin(a)
@@ -143,7 +144,8 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     bf, edges = bench_map()
     world = world_of(bf)
     say(f"map {bf.source or bf.name}: {len(bf.pieces)} pieces, {edges} edges, {bf.width:g}x{bf.height:g}\"")
-    warm = _timed(lambda: (kernels(), check_pairs(bf, Scene(bases=(_base("A", (1, 1, 0), "c"), _base("T", (5, 1, 0), "h"))), [("A", "T")])))
+    pair = Scene(bases=(_base("A", (1, 1, 0), "c"), _base("T", (5, 1, 0), "h")))
+    warm = _timed(lambda: (kernels(), check_pairs(bf, pair, [("A", "T")])))
     say(f"kernels ready in {warm:.2f} s (compiled: {kernels().compiled}; JIT or disk cache on first use)")
     rng = random.Random(20240604)
     placer = Placer(bf, rng)
@@ -159,7 +161,7 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
         verdicts.append(check_pairs(bf, sc, [("A", "T")])[0])
         fast_times.append(time.perf_counter() - t0)
     naive_total = 0.0
-    for sc, v in zip(queries[:n_naive], verdicts):
+    for sc, v in zip(queries[:n_naive], verdicts, strict=False):
         clear_query_caches(bf)
         t0 = time.perf_counter()
         ref = naive_check(bf, sc, "A", "T")
@@ -177,7 +179,8 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     say(f"  verdicts: {vis}/{n_fast} visible, {sum(v.cover.rank > 1 for v in verdicts)} in cover, "
         f"{sum(v.elevated for v in verdicts)} elevated, {sum(v.obstruction_count for v in verdicts)} obstructions")
     say(f"  fast  {1e6 * sum(fast_times) / n_fast:9.1f} us/check (one compiled call per check)")
-    say(f"  naive {1e6 * naive_total / n_naive:9.1f} us/check (same {n_naive} checks: fast {1e6 * fast_same / n_naive:.1f} us)")
+    say(f"  naive {1e6 * naive_total / n_naive:9.1f} us/check "
+        f"(same {n_naive} checks: fast {1e6 * fast_same / n_naive:.1f} us)")
     say(f"  facts {1e6 * statistics.mean(fact_times):9.1f} us/check (line_of_sight + cover_against, with reasons)")
     say(f"  all {n_naive} fast verdicts equal the naive reference")
 
@@ -196,7 +199,8 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
         assert table.verdict(a, t) == naive_check(bf, scenes[0], a, t)
     n_vis = int(table.visible().sum())
     say(f"all pairs: 36 models (12 crew, 24 hostiles), 1,260 ordered pairs, {n_scenes} scenes: median "
-        f"{statistics.median(ms):.2f} ms (best of 3 per scene), max {max(ms):.2f} ms ({n_vis} of 1,260 visible in the first scene)")
+        f"{statistics.median(ms):.2f} ms (best of 3 per scene), max {max(ms):.2f} ms "
+        f"({n_vis} of 1,260 visible in the first scene)")
     return {
         "los_checks_per_s": n_fast / sum(fast_times),
         "los_naive_checks_per_s": n_naive / naive_total,

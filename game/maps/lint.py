@@ -4,16 +4,17 @@ from __future__ import annotations
 import argparse
 import os
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
-import shapely  # type: ignore[import-untyped]
+import shapely
 
 from game.core.battlefield import WOODS_CANOPY_IN
-from game.core.geometry.distance import EPS
-from game.maps.schema import CONNECTOR_END_TOL_IN, DOOR_GAP_MIN_IN, SURFACE_GAP_MIN_IN
+from game.core.tolerance import EPS
 from game.maps.loader import CONNECTOR_CLASSES, MapError, MapObject, MapProblem, ParsedMap, read_map
+from game.maps.schema import CONNECTOR_END_TOL_IN, DOOR_GAP_MIN_IN, SURFACE_GAP_MIN_IN
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,8 @@ def _terrain(parsed: ParsedMap) -> list[MapObject]:
 
 
 def _vertical_overlap(a: MapObject, b: MapObject) -> float:
-    return min(a.props["top_in"], b.props["top_in"]) - max(a.props["bottom_in"], b.props["bottom_in"])
+    overlap: float = min(a.props["top_in"], b.props["top_in"]) - max(a.props["bottom_in"], b.props["bottom_in"])
+    return overlap
 
 
 def _overlapping_pairs(parsed: ParsedMap, objs: list[MapObject]) -> Iterable[tuple[MapObject, MapObject, float]]:
@@ -65,7 +67,7 @@ def _overlapping_pairs(parsed: ParsedMap, objs: list[MapObject]) -> Iterable[tup
     keep = i < j
     i, j = i[keep], j[keep]
     areas = shapely.area(shapely.intersection(geoms[i], geoms[j]))
-    return [(objs[a], objs[b], float(s)) for a, b, s in zip(i, j, areas) if s > 1e-6]
+    return [(objs[a], objs[b], float(s)) for a, b, s in zip(i, j, areas, strict=False) if s > 1e-6]
 
 
 def _impassable_overlaps(parsed: ParsedMap, note: Note) -> None:
@@ -91,7 +93,8 @@ def _surface_gaps(parsed: ParsedMap, note: Note) -> None:
 def _woods(parsed: ParsedMap, note: Note) -> None:
     """Woods are ground-level area terrain with a 4" canopy (GEO-10.WOODS)."""
     for m in _terrain(parsed):
-        if m.props["area"] == "woods" and (abs(m.props["top_in"] - WOODS_CANOPY_IN) > EPS or m.props["bottom_in"] > EPS):
+        if m.props["area"] == "woods" and (abs(m.props["top_in"] - WOODS_CANOPY_IN) > EPS
+                                           or m.props["bottom_in"] > EPS):
             note(m, "woods-height", f"woods from {m.props['bottom_in']:g} to {m.props['top_in']:g} in",
                  f"woods run from bottom_in 0 to top_in {WOODS_CANOPY_IN:g} (the canopy, GEO-10.WOODS)")
 
@@ -121,7 +124,7 @@ def _door_gaps(parsed: ParsedMap, note: Note) -> None:
         geoms = np.array([parsed.polygons[m.id] for m in walls], dtype=object)
         i, j = shapely.STRtree(geoms).query(geoms, predicate="dwithin", distance=DOOR_GAP_MIN_IN)
         keep = i < j
-        for a, b in zip(i[keep], j[keep]):
+        for a, b in zip(i[keep], j[keep], strict=False):
             wa, wb = walls[a], walls[b]
             d = float(shapely.distance(geoms[a], geoms[b]))
             if not (EPS < d < DOOR_GAP_MIN_IN - EPS) or _vertical_overlap(wa, wb) <= EPS:
@@ -168,7 +171,8 @@ def _connectors(parsed: ParsedMap, note: Note) -> None:
     for m in parsed.objects:
         if not (m.ok and m.cls in CONNECTOR_CLASSES):
             continue
-        for label, (x, y), z in (("low end", m.points[0], m.props["from_in"]), ("high end", m.points[1], m.props["to_in"])):
+        ends = (("low end", m.points[0], m.props["from_in"]), ("high end", m.points[1], m.props["to_in"]))
+        for label, (x, y), z in ends:
             if z <= EPS:
                 continue
             pt = shapely.Point(x, y)

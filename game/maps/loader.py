@@ -4,22 +4,40 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import shapely  # type: ignore[import-untyped]
+import shapely
 
 import game.maps.safexml as mapxml
 from game.core.battlefield import (
-    Anchor, Area, Battlefield, Connector, ConnectorKind, Cover, Movement, Point2, TerrainPiece, Zone,
+    Anchor,
+    Area,
+    Battlefield,
+    Connector,
+    ConnectorKind,
+    Cover,
+    Movement,
+    Point2,
+    TerrainPiece,
+    Zone,
 )
 from game.maps.safexml import RawObject, XmlFault
 from game.maps.schema import (
-    ELLIPSE_SEGMENTS, MAX_TABLE_IN, UNSET_HEIGHT, ClassType, Member, MemberType, class_type, enum_type,
-    object_class_names, property_types,
+    ELLIPSE_SEGMENTS,
+    MAX_TABLE_IN,
+    UNSET_HEIGHT,
+    ClassType,
+    Member,
+    MemberType,
+    class_type,
+    enum_type,
+    object_class_names,
+    property_types,
 )
 
 if TYPE_CHECKING:
@@ -93,11 +111,13 @@ def _map_header(root: Any, file: str) -> tuple[int, int, int, int]:
     if root.get("infinite", "0") == "1":
         raise _fatal(file, "the map is infinite", "uncheck Map > Map Properties > Infinite in Tiled and resize the map")
     if root.get("orientation", "orthogonal") != "orthogonal":
-        raise _fatal(file, f"orientation is {root.get('orientation')!r}", "make an orthogonal map (one tile = one inch)")
+        raise _fatal(file, f"orientation is {root.get('orientation')!r}",
+                     "make an orthogonal map (one tile = one inch)")
     try:
         dims = tuple(int(root.get(k, "0")) for k in ("width", "height", "tilewidth", "tileheight"))
     except ValueError:
-        raise _fatal(file, "map width/height/tilewidth/tileheight are not integers", "re-save the map from Tiled") from None
+        raise _fatal(file, "map width/height/tilewidth/tileheight are not integers",
+                     "re-save the map from Tiled") from None
     if min(dims) <= 0:
         raise _fatal(file, f"map size {dims[0]}x{dims[1]} tiles of {dims[2]}x{dims[3]} px is empty",
                      "give the map a positive size")
@@ -200,8 +220,8 @@ def _object_geometry(raw: RawObject, o: Any, ppi: float) -> np.ndarray:
 def _check_shape(ct: ClassType, raw: RawObject, pts: np.ndarray, note: Callable[[str, str, str], None]) -> bool:
     if raw.shape not in ct.shapes:
         if raw.shape == "polyline" and ct.name in AREA_CLASSES:
-            note("open-polygon", f"a {ct.name} is an open polyline", "draw it as a closed polygon, rectangle or ellipse "
-                 "(polylines are only for Stairs and Ladder)")
+            note("open-polygon", f"a {ct.name} is an open polyline",
+                 "draw it as a closed polygon, rectangle or ellipse (polylines are only for Stairs and Ladder)")
         else:
             note("bad-shape", f"a {ct.name} cannot be a {raw.shape}", f"draw it as one of {list(ct.shapes)}")
         return False
@@ -223,7 +243,7 @@ def _check_heights(ct: ClassType, props: dict[str, Any], note: Callable[[str, st
     else:
         return True
     ok = True
-    for name, v in zip(names, (lo, hi)):
+    for name, v in zip(names, (lo, hi), strict=False):
         if v <= UNSET_HEIGHT + 1e-9 or v < 0:
             note("missing-height", f"{name} is not set ({v:g})", f"give {name} in inches (>= 0)")
             ok = False
@@ -292,7 +312,8 @@ def _map_properties(root: Any, reader: _Reader) -> dict[str, Any]:
         reader.note(0, "", "bad-value", f"map property {name!r} = {value!r} is not a valid {ptype}", "fix the value")
     cls = root.get("class") or root.get("type") or "Battlefield"
     if cls != "Battlefield":
-        reader.note(0, "", "unknown-class", f"the map's class is {cls!r}", "set Map > Map Properties > Class to Battlefield")
+        reader.note(0, "", "unknown-class", f"the map's class is {cls!r}",
+                    "set Map > Map Properties > Class to Battlefield")
     ct = class_type("Battlefield")
     assert ct is not None
     raw = {k: v[2] for k, v in mapxml.raw_properties(root).items()}
@@ -306,7 +327,8 @@ def _validate_polygons(objects: list[MapObject], reader: _Reader) -> tuple[list[
     short = [i for i in idx if len(objects[i].points) < 3]
     for i in short:
         m = objects[i]
-        reader.note(m.id, m.name, "zero-area", f"the footprint has {len(m.points)} distinct points", "draw at least 3 corners")
+        reader.note(m.id, m.name, "zero-area", f"the footprint has {len(m.points)} distinct points",
+                    "draw at least 3 corners")
         objects[i] = _replace_ok(m)
     idx = [i for i in idx if len(objects[i].points) >= 3]
     geoms = np.array([shapely.Polygon(objects[i].points) for i in idx], dtype=object)
@@ -336,7 +358,7 @@ def _replace_ok(m: MapObject) -> MapObject:
 def _run_pytmx(root: Any, path: Path) -> list[Any]:
     """pytmx reads the pre-cleaned tree (templates resolved, tilesets inlined, reserved names removed)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pytmx  # type: ignore[import-untyped]  # the only pytmx import in the project
+    import pytmx  # the only pytmx import in the project
 
     tm = pytmx.TiledMap()  # resets pytmx's class-wide allow_duplicate_names flag
     tm.filename = str(path)
@@ -370,11 +392,12 @@ def read_map(path: str | os.PathLike[str]) -> ParsedMap:
     try:
         groups = _run_pytmx(root, p)
     except Exception as exc:  # pytmx raises bare Exception/ValueError/KeyError on what it cannot read
-        raise _fatal(file, f"pytmx could not read the map: {type(exc).__name__}: {exc}", "re-save it from Tiled") from None
+        raise _fatal(file, f"pytmx could not read the map: {type(exc).__name__}: {exc}",
+                     "re-save it from Tiled") from None
     tmx_objects = [o for g in groups for o in g]
     if len(tmx_objects) != len(raws):
         raise _fatal(file, "object layers could not be matched", "re-save the map from Tiled")
-    objects = [m for m in (reader.object(r, o, ppi) for r, o in zip(raws, tmx_objects)) if m is not None]
+    objects = [m for m in (reader.object(r, o, ppi) for r, o in zip(raws, tmx_objects, strict=False)) if m is not None]
     objects, polys = _validate_polygons(objects, reader)
     name = props["title"] or p.stem
     sha = hashlib.sha256(data).hexdigest()
@@ -438,4 +461,5 @@ def footprint_polygons(bf: Battlefield) -> tuple[Any, ...]:
     """The shapely footprint of every piece of `bf` (cached in bf.cache["footprints"])."""
     if "footprints" not in bf.cache:
         bf.cache["footprints"] = tuple(shapely.Polygon(p.footprint) for p in bf.pieces)
-    return bf.cache["footprints"]
+    polys: tuple[Any, ...] = bf.cache["footprints"]
+    return polys

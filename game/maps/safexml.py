@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 from xml.etree.ElementTree import Element, ParseError
 
-import defusedxml.ElementTree as DET  # type: ignore[import-untyped]
-from defusedxml.common import DefusedXmlException  # type: ignore[import-untyped]
+import defusedxml.ElementTree as DET
+from defusedxml.common import DefusedXmlException
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_GROUP_DEPTH = 32
@@ -60,7 +60,8 @@ class RawObject:
 def parse_bytes(data: bytes, what: str) -> Element:
     """Parse XML with entity expansion, external entities and external DTDs forbidden."""
     try:
-        return DET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        root: Element = DET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        return root
     except DefusedXmlException as exc:
         raise XmlFault(
             f"{what} declares XML entities or external references ({type(exc).__name__}), which maps never need",
@@ -75,7 +76,8 @@ def read_file(path: Path, what: str) -> bytes:
     try:
         size = path.stat().st_size
     except OSError:
-        raise XmlFault(f"{what} {path} does not exist", "check the path (relative paths are relative to the map)") from None
+        raise XmlFault(f"{what} {path} does not exist",
+                       "check the path (relative paths are relative to the map)") from None
     if size > MAX_FILE_BYTES:
         raise XmlFault(f"{what} is {size} bytes (limit {MAX_FILE_BYTES})", "maps are small: remove embedded data")
     return path.read_bytes()
@@ -242,8 +244,8 @@ def collect_objects(
                 note(0, layer.get("name", ""), "reserved-name", f"layer property {name!r} is a reserved name",
                      f"rename it (e.g. {name}_in)")
             for name, ptype, value in _strip_bad_values(layer):
-                note(0, layer.get("name", ""), "bad-value", f"layer property {name!r} = {value!r} is not a valid {ptype}",
-                     "fix the value")
+                note(0, layer.get("name", ""), "bad-value",
+                     f"layer property {name!r} = {value!r} is not a valid {ptype}", "fix the value")
             if layer.tag == "group":
                 walk(layer, off, depth + 1)
                 continue

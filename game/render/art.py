@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import shapely  # type: ignore[import-untyped]
+import shapely
 
 from game.core.battlefield import Area, Battlefield, Cover, Movement, TerrainPiece
 from game.render.painter import Painter
@@ -34,7 +35,8 @@ class Art:
         self.ppi = ppi
         self._cache: dict[tuple[str, int, int], pygame.Surface] = {}
         if not (self.root / "terrain" / "grass.png").exists():
-            raise FileNotFoundError(f"{self.root}: no sprites/terrain/grass.png; run `python -m game.tools.make_sprites`")
+            raise FileNotFoundError(f"{self.root}: no sprites/terrain/grass.png; "
+                                    "run `python -m game.tools.make_sprites`")
 
     def image(self, rel: str, w: int, h: int) -> pygame.Surface:
         """sprites/<rel>.png scaled to w x h pixels (cached)."""
@@ -51,12 +53,16 @@ class Art:
 
 
 def texture_for(p: TerrainPiece) -> str | None:
-    """The terrain tile a piece is painted with, by kind, cover and name (docs/tables.md); None = a sprite or outline."""
+    """The terrain tile a piece is painted with, by kind, cover and name (docs/tables.md).
+
+    None: the piece is drawn with a sprite or as an outline.
+    """
     word = p.name.split("-")[0]
     if p.top_z <= 0 and p.bottom_z <= 0 and word in GROUND_TEXTURES:
         return GROUND_TEXTURES[word]
     by_kind = {"woods": "forest-floor", "hedge": "hedge", "fence": "fence", "rubble": "rubble", "water": "water",
-               "floor": "floor-planks", "rocks": "stone", "tree": "log", "platform": "floor-planks", "sill": "wall-concrete"}
+               "floor": "floor-planks", "rocks": "stone", "tree": "log", "platform": "floor-planks",
+               "sill": "wall-concrete"}
     if p.kind == "wall":
         return "wall-brick" if zlib.crc32(p.building.encode()) % 3 == 0 else "wall-concrete"
     if p.kind == "roof":
@@ -145,7 +151,7 @@ def _trees(pt: Painter, art: Art, p: TerrainPiece, poly: Any) -> None:
     inside = shapely.contains_xy(poly.buffer(-0.3), xs, ys)
     kinds = rng.integers(0, len(TREES), gx.size)
     sizes = rng.uniform(1.5, 2.1, gx.size)
-    for x, y, k, s in zip(xs[inside], ys[inside], kinds[inside], sizes[inside]):
+    for x, y, k, s in zip(xs[inside], ys[inside], kinds[inside], sizes[inside], strict=False):
         d = round(s * art.ppi)
         cx, cy = pt.to_px((x, y))
         shadow = pt.pg.Surface((d, d), pt.pg.SRCALPHA)
@@ -165,7 +171,8 @@ def draw_ground(pt: Painter, art: Art) -> None:
     for _ in range(int(bf.width * bf.height / 120)):
         cx, cy = rng.uniform(0, bf.width), rng.uniform(0, bf.height)
         rx, ry = rng.uniform(1.0, 3.0), rng.uniform(0.8, 2.0)
-        ring = shapely.Polygon([(cx + rx * math.cos(t), cy + ry * math.sin(t)) for t in np.linspace(0, 2 * math.pi, 14)[:-1]])
+        angles = np.linspace(0, 2 * math.pi, 14)[:-1]
+        ring = shapely.Polygon([(cx + rx * math.cos(t), cy + ry * math.sin(t)) for t in angles])
         blob = ring.intersection(shapely.box(0, 0, bf.width, bf.height))
         if blob.geom_type == "Polygon" and not blob.is_empty:
             _masked(pt, art, pt.poly_px(list(blob.exterior.coords)[:-1]), "mud", 110, 0.0)

@@ -87,7 +87,8 @@ class Table:
         try:
             a = self.bf.anchor(text)
         except KeyError as err:
-            raise PlacementError(f"{option} {text!r}: not a point x,y[,z], a --model name or an anchor ({err})") from None
+            raise PlacementError(
+                f"{option} {text!r}: not a point x,y[,z], a --model name or an anchor ({err})") from None
         return (a.point[0], a.point[1], a.z)
 
     def model(self, text: str, option: str) -> Base:

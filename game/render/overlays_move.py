@@ -11,7 +11,7 @@ import argparse
 import math
 from typing import TYPE_CHECKING, Any
 
-import shapely  # type: ignore[import-untyped]
+import shapely
 
 from game.core.battlefield import Base, Battlefield
 from game.core.geometry.movement.paths import PathResult, shortest_path
@@ -91,7 +91,7 @@ def path_overlay(result: PathResult, base: Base, goal: tuple[float, float, float
         pts = [to_px(p[:2]) for p in result.points]
         pygame.draw.lines(surface, (20, 18, 16), False, pts, max(5, round(ppi * 0.3)))
         pygame.draw.lines(surface, MOVE, False, pts, max(3, round(ppi * 0.15)))
-        for (a, b) in zip(result.points, result.points[1:]):
+        for (a, b) in zip(result.points, result.points[1:], strict=False):
             if abs(b[2] - a[2]) > 0.01:
                 mid = to_px(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
                 step = f"{'up' if b[2] > a[2] else 'down'} {abs(b[2] - a[2]):g}\""

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import shapely  # type: ignore[import-untyped]
+import shapely
 
 from game.core.battlefield import Anchor, Area, Battlefield, ConnectorKind, Movement, TerrainPiece
 from game.render.painter import Painter
@@ -58,7 +59,7 @@ def _woods_crowns(pt: Painter, p: TerrainPiece, poly: Any) -> None:
     xs = xs + np.where((np.round((ys - miny) / 1.2) % 2) == 1, 0.6, 0.0)
     inside = shapely.contains_xy(poly, xs, ys)
     colour = darker(pt.pal.moss, 0.25)
-    for x, y in zip(xs[inside], ys[inside]):
+    for x, y in zip(xs[inside], ys[inside], strict=False):
         pt.pg.draw.circle(pt.surface, colour, pt.to_px((x, y)), pt.ppi * 0.42)
         pt.pg.draw.circle(pt.surface, shade(pt.pal.moss, 2.0), pt.to_px((x - 0.1, y - 0.1)), pt.ppi * 0.22)
 
@@ -180,7 +181,7 @@ def _draw_anchors(pt: Painter) -> None:
 
 
 def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: Iterable[Overlay] = (),
-                       palette: Palette = PALETTE, art: str | Path | None = None) -> "pygame.Surface":
+                       palette: Palette = PALETTE, art: str | Path | None = None) -> pygame.Surface:
     """Draw the table from its object geometry, then each overlay as `overlay(surface, to_px)`.
 
     `art`: a sprites/ directory; the mat and the pieces are then textured by class (game/render/art.py).
@@ -262,7 +263,8 @@ def run(args: argparse.Namespace) -> int:
     except PlacementError as err:
         print(f"{args.file}: {err}")
         return 2
-    surface = render_battlefield(bf, px_per_inch=args.px_per_inch, overlays=overlays, art=None if args.plain else args.art)
+    surface = render_battlefield(bf, px_per_inch=args.px_per_inch, overlays=overlays,
+                                 art=None if args.plain else args.art)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, str(out))

@@ -5,8 +5,9 @@ import argparse
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from game.core.settings import SettingSpec, house_specs
 
@@ -97,7 +98,8 @@ def render(specs: Mapping[str, SettingSpec] | None = None) -> str:
     specs = house_specs() if specs is None else specs
     values = list(specs.values())
     enforced = sum(1 for s in values if s.enforced)
-    summary = f"{len(values)} settings; {enforced} enforced by a module, {len(values) - enforced} waiting for their issue."
+    summary = (f"{len(values)} settings; {enforced} enforced by a module, "
+               f"{len(values) - enforced} waiting for their issue.")
     parts = [INTRO, summary, "", "## Settings", "", *settings_table(values), LEAVES_INTRO, *leaves_table(values)]
     return "\n".join(parts).rstrip() + "\n"
 

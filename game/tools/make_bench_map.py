@@ -97,7 +97,7 @@ def bench_town(seed: int = 20240601) -> TmxMap:
     m.rect("zones", "DeploymentZone", "deploy-north", 0, 0, SIZE, ZONE_DEPTH_IN)
     m.rect("zones", "DeploymentZone", "deploy-south", 0, SIZE - ZONE_DEPTH_IN, SIZE, ZONE_DEPTH_IN)
     # hot spots at street crossings
-    for name, (c, r) in zip(("hotspot-a", "hotspot-b", "hotspot-c"), ((2, 2), (5, 3), (3, 5))):
+    for name, (c, r) in zip(("hotspot-a", "hotspot-b", "hotspot-c"), ((2, 2), (5, 3), (3, 5)), strict=False):
         x, y, _, _ = cells[r * COLS + c]
         m.point("markers", "Anchor", name, round(x, 3), round(y, 3), kind="hotspot")
     return m

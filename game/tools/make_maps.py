@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from game.tools.table_crossroads import crossroads
 from game.tools.table_ishikhov import ishikhov
@@ -29,7 +29,8 @@ def build(name: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "maps", help="directory to write to (default maps/)")
-    parser.add_argument("--check", action="store_true", help="only compare with the files on disk; exit 1 on a difference")
+    parser.add_argument("--check", action="store_true",
+                        help="only compare with the files on disk; exit 1 on a difference")
     parser.add_argument("names", nargs="*", help=f"tables to write (default all: {', '.join(TABLES)})")
     args = parser.parse_args(argv)
     names = args.names or list(TABLES)

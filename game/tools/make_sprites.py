@@ -9,13 +9,26 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from game.tools.spritekit import (CONCRETE, DARK_CONCRETE, INK, MOSS, MUD, RUST, fbm, ramp, shade, speckle,
-                                  surface_rgb, value_noise)
+from game.tools.spritekit import (
+    CONCRETE,
+    DARK_CONCRETE,
+    INK,
+    MOSS,
+    MUD,
+    RUST,
+    fbm,
+    ramp,
+    shade,
+    speckle,
+    surface_rgb,
+    value_noise,
+)
 
 if TYPE_CHECKING:
     import pygame
@@ -177,14 +190,13 @@ def rubble(rng: np.random.Generator) -> np.ndarray:
 
 
 def sandbags(rng: np.random.Generator) -> np.ndarray:
-    rgb = np.zeros((TILE, TILE, 3))
     base = ramp(fbm(rng, TILE, (8, 16, 32)), [(0, (128, 116, 84)), (1, (164, 150, 112))])
     y, x = np.mgrid[:TILE, :TILE]
     row = y // 16
     bx = (x + (row % 2) * 12) % 24
     by = y % 16
     bulge = 1 - ((bx - 12) / 12.5) ** 2 * 0.6 - ((by - 8) / 8.5) ** 2 * 0.6
-    rgb = base * np.clip(bulge, 0.45, 1.0)[..., None]
+    rgb: np.ndarray = base * np.clip(bulge, 0.45, 1.0)[..., None]
     return rgb
 
 
@@ -219,7 +231,8 @@ def logwood(rng: np.random.Generator) -> np.ndarray:
     y = np.arange(TILE)
     bark = 0.8 + 0.2 * np.abs(np.sin(y / TILE * 2 * np.pi * 10 + value_noise(rng, TILE, 8) * 3))
     rgb = ramp(fbm(rng, TILE, (8, 16)), [(0, (70, 56, 40)), (1, (110, 90, 64))])
-    return rgb * bark[..., None]
+    barked: np.ndarray = rgb * bark[..., None]
+    return barked
 
 
 TEXTURES: dict[str, Callable[[np.random.Generator], np.ndarray]] = {
@@ -329,7 +342,8 @@ def car() -> pygame.Surface:
     pygame.draw.rect(s, (84, 80, 72), pygame.Rect(round(1.25 * k), round(0.35 * k), round(1.0 * k), round(0.8 * k)))
     rng = _rng("car")
     for _ in range(10):
-        pygame.draw.circle(s, (74, 46, 34), (rng.uniform(0.2, 3.3) * k, rng.uniform(0.2, 1.3) * k), rng.uniform(2, 6) * SS)
+        pygame.draw.circle(s, (74, 46, 34), (rng.uniform(0.2, 3.3) * k, rng.uniform(0.2, 1.3) * k),
+                           rng.uniform(2, 6) * SS)
     return _reduce(s)
 
 
@@ -342,7 +356,8 @@ def tank_top() -> pygame.Surface:
     pygame.draw.circle(s, (92, 96, 90), (c, c), c)
     rng = _rng("tank")
     for _ in range(30):
-        pygame.draw.circle(s, RUST, (c + rng.uniform(-0.7, 0.7) * c, c + rng.uniform(-0.7, 0.7) * c), rng.uniform(3, 9) * SS)
+        pygame.draw.circle(s, RUST, (c + rng.uniform(-0.7, 0.7) * c, c + rng.uniform(-0.7, 0.7) * c),
+                           rng.uniform(3, 9) * SS)
     for r in (0.96, 0.62, 0.3):
         pygame.draw.circle(s, (64, 66, 62), (c, c), c * r, SS * 2)
     for i in range(24):

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Callable, Mapping
 
 from game.tools.tmxwriter import Building, Opening, TmxMap, add_building, write_project
 
@@ -130,7 +130,8 @@ def hostile_files() -> dict[str, str]:
     return {
         "malformed.tmx": _MAP_HEAD.format(doctype="", inf="0") + '<objectgroup id="1"><object id="1"\n</map>\n',
         "billion-laughs.tmx": _MAP_HEAD.format(doctype=laughs, inf="0").replace(
-            'infinite="0">', 'infinite="0">\n<properties><property name="title" value="&j;"/></properties>') + "</map>\n",
+            'infinite="0">',
+            'infinite="0">\n<properties><property name="title" value="&j;"/></properties>') + "</map>\n",
         "external-entity.tmx": _MAP_HEAD.format(doctype='<!DOCTYPE map [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n',
                                                 inf="0").replace('infinite="0">', 'infinite="0">\n<properties>'
                                                 '<property name="title" value="&x;"/></properties>') + "</map>\n",

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-import shapely  # type: ignore[import-untyped]
-from shapely.geometry import LineString, MultiPolygon, Polygon  # type: ignore[import-untyped]
-from shapely.ops import split  # type: ignore[import-untyped]
+import shapely
+from shapely.geometry import LineString, MultiPolygon, Polygon
+from shapely.ops import split
 
 from game.tools.tmxwriter import PRESETS, TmxMap
 

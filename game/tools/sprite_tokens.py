@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from game.tools.spritekit import BONE, HOSTILE, INK, SIDE_A, SIDE_B, Colour, polar, shade, star
@@ -41,7 +42,8 @@ def _human(s: pygame.Surface, c: float, r: float, colour: Colour, *, arms_forwar
     """A figure seen from above, facing +x: shoulders, head, and either a rifle or reaching arms."""
     import pygame
 
-    pygame.draw.ellipse(s, colour, pygame.Rect(round(c - r * 0.36), round(c - r * 0.78), round(r * 0.72), round(r * 1.56)))
+    pygame.draw.ellipse(s, colour,
+                        pygame.Rect(round(c - r * 0.36), round(c - r * 0.78), round(r * 0.72), round(r * 1.56)))
     if arms_forward:
         for dy in (-0.52, 0.52):
             pygame.draw.line(s, colour, (c, c + dy * r), (c + r * 0.9, c + dy * r * 0.85), round(r * 0.22))
@@ -56,7 +58,8 @@ def _chevrons(s: pygame.Surface, c: float, r: float, n: int) -> None:
     top = c - (n * t * 1.35) / 2 - h * 0.3
     for i in range(n):
         y = top + i * t * 1.45
-        pts = [(c - w / 2, y + h), (c, y), (c + w / 2, y + h), (c + w / 2, y + h + t), (c, y + t), (c - w / 2, y + h + t)]
+        pts = [(c - w / 2, y + h), (c, y), (c + w / 2, y + h), (c + w / 2, y + h + t), (c, y + t),
+               (c - w / 2, y + h + t)]
         pygame.draw.polygon(s, BONE, pts)
         pygame.draw.polygon(s, INK, pts, SS * 2)
 
@@ -148,7 +151,8 @@ def _zombie(s: pygame.Surface, c: float, r: float) -> None:
     col = (128, 158, 110)
     _human(s, c, r, col, arms_forward=True)
     for y0 in (-0.55, -0.15, 0.3):  # torn clothes
-        pygame.draw.line(s, shade(col, -0.45), (c - r * 0.3, c + y0 * r), (c + r * 0.0, c + (y0 + 0.22) * r), round(r * 0.07))
+        pygame.draw.line(s, shade(col, -0.45), (c - r * 0.3, c + y0 * r), (c + r * 0.0, c + (y0 + 0.22) * r),
+                         round(r * 0.07))
 
 
 def _mutant(s: pygame.Surface, c: float, r: float, *, large: bool) -> None:
@@ -178,13 +182,14 @@ def _mutant(s: pygame.Surface, c: float, r: float, *, large: bool) -> None:
 
 def hostile_token(kind: str) -> pygame.Surface:
     """A hostile: notched reddish-purple ring, the creature's silhouette."""
-    import pygame
 
     s, c = _base(HOSTILES[kind], HOSTILE, notched=True)
     r = c * 0.8
-    {"dogs": _dog, "vermin": _rats, "bandit": _bandit, "ghouls": _ghoul, "zombies": _zombie,
-     "mutant": lambda s_, c_, r_: _mutant(s_, c_, r_, large=False),
-     "large_mutant": lambda s_, c_, r_: _mutant(s_, c_, r_, large=True)}[kind](s, c, r)
+    emblems: dict[str, Callable[[pygame.Surface, float, float], None]] = {
+        "dogs": _dog, "vermin": _rats, "bandit": _bandit, "ghouls": _ghoul, "zombies": _zombie,
+        "mutant": lambda s_, c_, r_: _mutant(s_, c_, r_, large=False),
+        "large_mutant": lambda s_, c_, r_: _mutant(s_, c_, r_, large=True)}
+    emblems[kind](s, c, r)
     return s
 
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,7 +40,8 @@ def value_noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
     a, b = grid[np.ix_(i0, i0)], grid[np.ix_(i0, i1)]
     c, d = grid[np.ix_(i1, i0)], grid[np.ix_(i1, i1)]
     fx, fy = f[None, :], f[:, None]
-    return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+    out: np.ndarray = (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+    return out
 
 
 def fbm(rng: np.random.Generator, size: int, cells: Sequence[int] = (4, 8, 16, 32), gain: float = 0.55) -> np.ndarray:
@@ -52,7 +54,8 @@ def fbm(rng: np.random.Generator, size: int, cells: Sequence[int] = (4, 8, 16, 3
         amp *= gain
     out /= total
     lo, hi = out.min(), out.max()
-    return (out - lo) / (hi - lo + 1e-12)
+    norm: np.ndarray = (out - lo) / (hi - lo + 1e-12)
+    return norm
 
 
 def ramp(t: np.ndarray, stops: Sequence[tuple[float, Colour]]) -> np.ndarray:

@@ -3,8 +3,21 @@ from __future__ import annotations
 
 import random
 
-from game.tools.mapkit import (bar, barrels, btr, car_wreck, crate_stack, ellipse_pts, ground, oriented_rect, piece,
-                               ring, rubble, water_tower, woods)
+from game.tools.mapkit import (
+    bar,
+    barrels,
+    btr,
+    car_wreck,
+    crate_stack,
+    ellipse_pts,
+    ground,
+    oriented_rect,
+    piece,
+    ring,
+    rubble,
+    water_tower,
+    woods,
+)
 from game.tools.tmxwriter import Building, Opening, TmxMap, add_building
 
 SIZE = 48

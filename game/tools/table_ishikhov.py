@@ -3,8 +3,19 @@ from __future__ import annotations
 
 import random
 
-from game.tools.mapkit import (bar, barrels, car_wreck, crate_stack, ellipse_pts, ground, oriented_rect, piece, ring,
-                               rubble, woods)
+from game.tools.mapkit import (
+    bar,
+    barrels,
+    car_wreck,
+    crate_stack,
+    ellipse_pts,
+    ground,
+    oriented_rect,
+    piece,
+    ring,
+    rubble,
+    woods,
+)
 from game.tools.tmxwriter import Building, Opening, TmxMap, add_building
 
 SIZE = 48

@@ -3,11 +3,22 @@ from __future__ import annotations
 
 import random
 
-import shapely  # type: ignore[import-untyped]
-from shapely.geometry import LineString, MultiPoint, Point, Polygon, box  # type: ignore[import-untyped]
+import shapely
+from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 
-from game.tools.mapkit import (bar, clean_polygon, ellipse_pts, ground, oriented_rect, piece, poly_rings, q, ring,
-                               without_holes, woods)
+from game.tools.mapkit import (
+    bar,
+    clean_polygon,
+    ellipse_pts,
+    ground,
+    oriented_rect,
+    piece,
+    poly_rings,
+    q,
+    ring,
+    without_holes,
+    woods,
+)
 from game.tools.tmxwriter import Building, Opening, TmxMap, add_building
 
 SIZE = 48
@@ -28,7 +39,7 @@ def _chaikin(pts: tuple[tuple[float, float], ...], rounds: int = 2) -> list[tupl
     out = list(pts)
     for _ in range(rounds):
         nxt = [out[0]]
-        for (x0, y0), (x1, y1) in zip(out, out[1:]):
+        for (x0, y0), (x1, y1) in zip(out, out[1:], strict=False):
             nxt += [(0.75 * x0 + 0.25 * x1, 0.75 * y0 + 0.25 * y1), (0.25 * x0 + 0.75 * x1, 0.25 * y0 + 0.75 * y1)]
         out = nxt + [out[-1]]
     return out

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from game.maps.schema import ClassType, MemberType, class_type, project_document
@@ -76,7 +77,8 @@ def _prop_xml(ct: ClassType | None, name: str, value: Any) -> str | None:
             return f'<property name={n} type="float" value={quoteattr(repr(value))}/>'
         return f"<property name={n} value={quoteattr(str(value))}/>"
     if member.type is MemberType.FLOAT:
-        return f'<property name={n} type="float" value={quoteattr(_num(float(value)) if isinstance(value, (int, float)) else str(value))}/>'
+        text = _num(float(value)) if isinstance(value, (int, float)) else str(value)
+        return f'<property name={n} type="float" value={quoteattr(text)}/>'
     if member.type is MemberType.BOOL:
         return f'<property name={n} type="bool" value="{str(value).lower()}"/>'
     if member.type is MemberType.ENUM:
