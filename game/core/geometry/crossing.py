@@ -17,6 +17,10 @@ below `z1 - TOL` somewhere (checked at the interval ends, where the linear z(t) 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.core.geometry.arrays import FloatBuf, FloatSeq
 
 TOL = 1e-9  # the stated crossing tolerance, in the plane as in z
 MODE_CROSS = 0  # 2D: does the segment meet the footprint's interior?
@@ -24,7 +28,7 @@ MODE_PRISM = 1  # 3D: does the ray pass strictly through the prism interior?
 MODE_WOODS = 2  # 2D length of the interior parts that lie below the canopy top (GEO-10.WOODS)
 
 
-def point_state(px, py, ed, e0, e1):  # type: ignore[no-untyped-def]
+def point_state(px: float, py: float, ed: FloatSeq, e0: int, e1: int) -> int:
     """1 if (px, py) is interior to the footprint, 0 if outside, -1 if within TOL of an edge (GEO-12 crossing)."""
     inside = False
     for k in range(e0, e1):
@@ -55,7 +59,8 @@ def point_state(px, py, ed, e0, e1):  # type: ignore[no-untyped-def]
     return 0
 
 
-def seg_piece(ax, ay, az, bx, by, bz, ed, e0, e1, zlo, zhi, mode, tbuf):  # type: ignore[no-untyped-def]
+def seg_piece(ax: float, ay: float, az: float, bx: float, by: float, bz: float, ed: FloatSeq, e0: int, e1: int,
+              zlo: float, zhi: float, mode: int, tbuf: FloatBuf) -> tuple[bool, bool, float]:
     """The shared predicate: the segment A->B against one footprint (edges e0..e1) and its z band [zlo, zhi].
 
     Returns (crosses, hits, low_len): `crosses` iff the 2D segment meets the footprint's interior (GEO-12);
@@ -152,7 +157,8 @@ def seg_piece(ax, ay, az, bx, by, bz, ed, e0, e1, zlo, zhi, mode, tbuf):  # type
     return crosses, False, low_len
 
 
-def seg_cylinder(ax, ay, az, bx, by, bz, cx, cy, r, zlo, zhi):  # type: ignore[no-untyped-def]
+def seg_cylinder(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float, cy: float, r: float,
+                 zlo: float, zhi: float) -> tuple[bool, bool]:
     """A ray against a vertical cylinder (smoke cloud, GAP-72): (crosses the disc interior, passes through).
 
     Interior of the disc: farther than TOL inside the circle, as for footprints.
@@ -184,7 +190,7 @@ def seg_cylinder(ax, ay, az, bx, by, bz, cx, cy, r, zlo, zhi):  # type: ignore[n
     return True, max(za, zb) > zlo + TOL and min(za, zb) < zhi - TOL
 
 
-def circle_piece_distance(cx, cy, r, ed, e0, e1):  # type: ignore[no-untyped-def]
+def circle_piece_distance(cx: float, cy: float, r: float, ed: FloatSeq, e0: int, e1: int) -> float:
     """GEO-4: distance from a base circle to a footprint (0 when the base overlaps or touches it)."""
     best = -1.0
     inside = False
@@ -217,7 +223,8 @@ def circle_piece_distance(cx, cy, r, ed, e0, e1):  # type: ignore[no-untyped-def
     return max(0.0, best - r)
 
 
-def sample_point(vx, vy, tx, ty, tz, th, tr, i):  # type: ignore[no-untyped-def]
+def sample_point(vx: float, vy: float, tx: float, ty: float, tz: float, th: float, tr: float, i: int
+                 ) -> tuple[float, float, float]:
     """GEO-10 target sample i (0..9) of a base at (tx, ty, tz), height th, radius tr, seen from (vx, vy).
 
     i // 2 picks the horizontal point: 0 centre, 1 left (+perpendicular), 2 right (-perpendicular), 3 near

@@ -17,8 +17,12 @@ the boundary of an occluder is blind in the wedge of directions into it.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from game.core.geometry.arrays import Floats, Ints
 
 SOLID = 0
 DIFFICULT = 1
@@ -32,7 +36,7 @@ BIG = 1e300
 SAME_POINT = 1e-9  # ring points closer than this (per coordinate) are one point
 
 
-def side_of(x, y, vx, vy, k0, k1):  # type: ignore[no-untyped-def]
+def side_of(x: float, y: float, vx: Floats, vy: Floats, k0: int, k1: int) -> int:
     """1 if (x, y) is inside the convex polygon by more than TOL, 0 if outside by more than TOL, else -1."""
     inside = True
     for k in range(k0, k1):
@@ -54,13 +58,13 @@ def side_of(x, y, vx, vy, k0, k1):  # type: ignore[no-untyped-def]
     return -1
 
 
-def regular(a):  # type: ignore[no-untyped-def]
+def regular(a: float) -> bool:
     """True if angle a is one of the disc's vertices (a multiple of 2 pi / DISC_SIDES)."""
     k = a * DISC_SIDES / (2.0 * math.pi)
     return abs(k - math.floor(k + 0.5)) * (2.0 * math.pi / DISC_SIDES) <= ANG_TOL
 
 
-def seg_point_dist(x, y, ax, ay, bx, by):  # type: ignore[no-untyped-def]
+def seg_point_dist(x: float, y: float, ax: float, ay: float, bx: float, by: float) -> float:
     ex = bx - ax
     ey = by - ay
     l2 = ex * ex + ey * ey
@@ -76,7 +80,7 @@ def seg_point_dist(x, y, ax, ay, bx, by):  # type: ignore[no-untyped-def]
     return math.sqrt(dx * dx + dy * dy)
 
 
-def norm_angle(a):  # type: ignore[no-untyped-def]
+def norm_angle(a: float) -> float:
     two_pi = 2.0 * math.pi
     a = a % two_pi
     if a >= two_pi:
@@ -84,7 +88,8 @@ def norm_angle(a):  # type: ignore[no-untyped-def]
     return a
 
 
-def curve_dist(c, dc, ds, x, y, rad, ctype, cax, cay, cbx, cby):  # type: ignore[no-untyped-def]
+def curve_dist(c: int, dc: float, ds: float, x: float, y: float, rad: float, ctype: Ints, cax: Floats, cay: Floats,
+               cbx: Floats, cby: Floats) -> float:
     """Distance from v along the ray of direction (dc, ds) to curve c (-1: the circle; type 0: an edge's
     line; type 1: a wedge, distance 0)."""
     if c < 0:
@@ -96,13 +101,14 @@ def curve_dist(c, dc, ds, x, y, rad, ctype, cax, cay, cbx, cby):  # type: ignore
     den = dc * ey - ds * ex
     if den == 0.0:
         return BIG
-    t = ((cax[c] - x) * ey - (cay[c] - y) * ex) / den
+    t: float = ((cax[c] - x) * ey - (cay[c] - y) * ex) / den
     if t < 0.0:
         return 0.0
     return t
 
 
-def curve_point(c, ang, dc, ds, x, y, rad, ctype, cax, cay, cbx, cby, cs, ce):  # type: ignore[no-untyped-def]
+def curve_point(c: int, ang: float, dc: float, ds: float, x: float, y: float, rad: float, ctype: Ints, cax: Floats,
+                cay: Floats, cbx: Floats, cby: Floats, cs: Floats, ce: Floats) -> tuple[float, float]:
     """The point of curve c on the ray at `ang` (direction (dc, ds)); an edge's own end exactly at its end
     angles."""
     if c < 0:
@@ -117,7 +123,8 @@ def curve_point(c, ang, dc, ds, x, y, rad, ctype, cax, cay, cbx, cby, cs, ce):  
     return x + d * dc, y + d * ds
 
 
-def nearest(dc, ds, x, y, rad, lst, l0, l1, ctype, cax, cay, cbx, cby):  # type: ignore[no-untyped-def]
+def nearest(dc: float, ds: float, x: float, y: float, rad: float, lst: Ints, l0: int, l1: int, ctype: Ints,
+            cax: Floats, cay: Floats, cbx: Floats, cby: Floats) -> tuple[int, float]:
     """(curve, distance) nearest to v along the ray of direction (dc, ds) among curves lst[l0:l1] and the
     circle (-1)."""
     best = rad
@@ -131,7 +138,8 @@ def nearest(dc, ds, x, y, rad, lst, l0, l1, ctype, cax, cay, cbx, cby):  # type:
     return who, best
 
 
-def crossing_angle(c1, c2, a, b, x, y, rad, ctype, cax, cay, cbx, cby):  # type: ignore[no-untyped-def]
+def crossing_angle(c1: int, c2: int, a: float, b: float, x: float, y: float, rad: float, ctype: Ints, cax: Floats,
+                   cay: Floats, cbx: Floats, cby: Floats) -> float:
     """The angle in [a, b] where curves c1 (nearer at a) and c2 (nearer at b) are equally far (bisection)."""
     lo = a
     hi = b
@@ -150,7 +158,7 @@ def crossing_angle(c1, c2, a, b, x, y, rad, ctype, cax, cay, cbx, cby):  # type:
     return 0.5 * (lo + hi)
 
 
-def grow(a, need):  # type: ignore[no-untyped-def]
+def grow(a: Floats, need: int) -> Floats:
     """`a` itself when it holds `need` floats, else a copy at least twice as long."""
     if need <= len(a):
         return a
@@ -162,7 +170,7 @@ def grow(a, need):  # type: ignore[no-untyped-def]
     return out
 
 
-def put(rx, ry, m, px, py):  # type: ignore[no-untyped-def]
+def put(rx: Floats, ry: Floats, m: int, px: float, py: float) -> int:
     """Write (px, py) at m unless it repeats the point before; returns the new count (capacity is the caller's)."""
     if m > 0 and abs(rx[m - 1] - px) <= SAME_POINT and abs(ry[m - 1] - py) <= SAME_POINT:
         return m
@@ -171,7 +179,8 @@ def put(rx, ry, m, px, py):  # type: ignore[no-untyped-def]
     return m + 1
 
 
-def candidates(x, y, rad, usedif, vx, vy, poff, bx0, by0, bx1, by1, pkind):  # type: ignore[no-untyped-def]
+def candidates(x: float, y: float, rad: float, usedif: int, vx: Floats, vy: Floats, poff: Ints, bx0: Floats,
+               by0: Floats, bx1: Floats, by1: Floats, pkind: Ints) -> tuple[Ints, Ints, int, bool]:
     """Occluders near the viewpoint: (indices, states, count, dead); state 0 outside, -1 on the boundary."""
     npoly = len(poff) - 1
     cand = np.empty(npoly, np.int64)
@@ -193,7 +202,7 @@ def candidates(x, y, rad, usedif, vx, vy, poff, bx0, by0, bx1, by1, pkind):  # t
     return cand, state, n, False
 
 
-def wedge(x, y, vx, vy, k0, k1):  # type: ignore[no-untyped-def]
+def wedge(x: float, y: float, vx: Floats, vy: Floats, k0: int, k1: int) -> tuple[float, float]:
     """(start, span) of the directions from a boundary point into a convex polygon; span 0 if degenerate."""
     cx = 0.0
     cy = 0.0
@@ -224,7 +233,8 @@ def wedge(x, y, vx, vy, k0, k1):  # type: ignore[no-untyped-def]
     return norm_angle(ref + lo), hi - lo
 
 
-def view_curves(x, y, rad, cand, state, n, vx, vy, poff):  # type: ignore[no-untyped-def]
+def view_curves(x: float, y: float, rad: float, cand: Ints, state: Ints, n: int, vx: Floats, vy: Floats, poff: Ints
+                ) -> tuple[Ints, Floats, Floats, Floats, Floats, Floats, Floats, int]:
     """The curves that can hide something from v: front-facing edges within rad, and boundary wedges.
 
     Returns (ctype, cax, cay, cbx, cby, cstart, cend, count); wedges store their start/end angles in cax/cbx."""
@@ -284,7 +294,8 @@ def view_curves(x, y, rad, cand, state, n, vx, vy, poff):  # type: ignore[no-unt
     return ctype, cax, cay, cbx, cby, cs, ce, m
 
 
-def circle_events(x, y, rad, ctype, cax, cay, cbx, cby, m, ev, ne):  # type: ignore[no-untyped-def]
+def circle_events(x: float, y: float, rad: float, ctype: Ints, cax: Floats, cay: Floats, cbx: Floats, cby: Floats,
+                  m: int, ev: Floats, ne: int) -> int:
     """Write the angles where edges cross the circle (at most two per edge) into ev from index ne; returns the
     new count."""
     for c in range(m):
@@ -308,7 +319,8 @@ def circle_events(x, y, rad, ctype, cax, cay, cbx, cby, m, ev, ne):  # type: ign
     return ne
 
 
-def intervals(x, y, rad, ctype, cax, cay, cbx, cby, cs, ce, m):  # type: ignore[no-untyped-def]
+def intervals(x: float, y: float, rad: float, ctype: Ints, cax: Floats, cay: Floats, cbx: Floats, cby: Floats,
+              cs: Floats, ce: Floats, m: int) -> tuple[Floats, int, Ints, Ints]:
     """The sorted distinct event angles (uniq[:nu]) and, per interval between consecutive events, the curves
     that cover it: lst[cnt[k]:cnt[k + 1]]."""
     # raw events: the disc's vertices, then each curve's start and end, then circle crossings
@@ -350,7 +362,8 @@ def intervals(x, y, rad, ctype, cax, cay, cbx, cby, cs, ce, m):  # type: ignore[
     return uniq, nu, cnt, lst
 
 
-def view_ring(x, y, rad, usedif, vx, vy, poff, bx0, by0, bx1, by1, pkind):  # type: ignore[no-untyped-def]
+def view_ring(x: float, y: float, rad: float, usedif: int, vx: Floats, vy: Floats, poff: Ints, bx0: Floats,
+              by0: Floats, bx1: Floats, by1: Floats, pkind: Ints) -> tuple[Floats, Floats, int, int]:
     """The visible region of one viewpoint as a ring (rx, ry, count, flag)."""
     rx = np.empty(4 * DISC_SIDES, np.float64)
     ry = np.empty(4 * DISC_SIDES, np.float64)
@@ -448,7 +461,9 @@ def view_ring(x, y, rad, usedif, vx, vy, poff, bx0, by0, bx1, by1, pkind):  # ty
     return rx, ry, npts, FLAG_REPAIR if zero_runs > 1 else 0
 
 
-def visibility_rings(px, py, prad, pdif, vx, vy, poff, bx0, by0, bx1, by1, pkind):  # type: ignore[no-untyped-def]
+def visibility_rings(px: Floats, py: Floats, prad: Floats, pdif: Ints, vx: Floats, vy: Floats, poff: Ints,
+                     bx0: Floats, by0: Floats, bx1: Floats, by1: Floats, pkind: Ints
+                     ) -> tuple[Floats, Floats, Ints, Ints]:
     """Rings of every viewpoint i (centre px/py, radius prad, DIFFICULT occluders used iff pdif[i]):
     (x, y, offsets, flags); ring i is x/y[offsets[i]:offsets[i + 1]], empty when flags[i] is FLAG_DEAD."""
     n = len(px)
@@ -470,7 +485,8 @@ def visibility_rings(px, py, prad, pdif, vx, vy, poff, bx0, by0, bx1, by1, pkind
     return ox[:m], oy[:m], off, flags
 
 
-def inside_solid(xs, ys, vx, vy, poff, bx0, by0, bx1, by1, pkind):  # type: ignore[no-untyped-def]
+def inside_solid(xs: Floats, ys: Floats, vx: Floats, vy: Floats, poff: Ints, bx0: Floats, by0: Floats, bx1: Floats,
+                 by1: Floats, pkind: Ints) -> Ints:
     """1 where the point lies inside some SOLID occluder by more than TOL (no base centre may stand there)."""
     out = np.zeros(len(xs), np.int64)
     for i in range(len(xs)):

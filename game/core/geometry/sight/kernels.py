@@ -13,6 +13,7 @@ cell lists `cs`/`ci`; `wi` woods piece indices; `cyl` per cylinder [x, y, r, z0,
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from game.core.geometry.crossing import (
     MODE_CROSS,
@@ -23,6 +24,9 @@ from game.core.geometry.crossing import (
     seg_piece,
 )
 
+if TYPE_CHECKING:
+    from game.core.geometry.arrays import Floats, Ints
+
 PAD = 1e-7  # plane margin of every bounding-box and grid skip (far above float error, far below TOL's effect)
 ZPAD = 1e-9  # height margin of the z-band skip
 EPS = 1e-6  # GEOMETRY: a value within EPS of a limit meets it
@@ -31,7 +35,7 @@ FLAG_WOODS = 2  # woods area terrain (GEO-10.WOODS)
 WOODS_CANOPY = 4.0  # GEO-10.WOODS canopy height above the woods' ground
 
 
-def _add_cell(c, ci, cs, stamp, ep, cand, n):  # type: ignore[no-untyped-def]
+def _add_cell(c: int, ci: Ints, cs: Ints, stamp: Ints, ep: int, cand: Ints, n: int) -> int:
     for q in range(cs[c], cs[c + 1]):
         p = ci[q]
         if stamp[p] != ep:
@@ -41,13 +45,15 @@ def _add_cell(c, ci, cs, stamp, ep, cand, n):  # type: ignore[no-untyped-def]
     return n
 
 
-def _next_epoch(stamp):  # type: ignore[no-untyped-def]
+def _next_epoch(stamp: Ints) -> int:
     last = len(stamp) - 1
     stamp[last] = stamp[last] + 1
-    return stamp[last]
+    epoch: int = stamp[last]
+    return epoch
 
 
-def grid_segment(ax, ay, bx, by, gf, gn, cs, ci, stamp, cand):  # type: ignore[no-untyped-def]
+def grid_segment(ax: float, ay: float, bx: float, by: float, gf: Floats, gn: Ints, cs: Ints, ci: Ints, stamp: Ints,
+                 cand: Ints) -> int:
     """Candidate pieces for a segment: every piece registered in a grid cell the padded segment touches.
 
     Columns are walked from A toward B (so the early-exit blocked test meets near blockers first).
@@ -89,7 +95,8 @@ def grid_segment(ax, ay, bx, by, gf, gn, cs, ci, stamp, cand):  # type: ignore[n
     return n
 
 
-def grid_box(xlo, ylo, xhi, yhi, gf, gn, cs, ci, stamp, cand):  # type: ignore[no-untyped-def]
+def grid_box(xlo: float, ylo: float, xhi: float, yhi: float, gf: Floats, gn: Ints, cs: Ints, ci: Ints, stamp: Ints,
+             cand: Ints) -> int:
     """Candidate pieces registered in the grid cells overlapping a box (padded)."""
     ep = _next_epoch(stamp)
     ox = gf[0]
@@ -108,7 +115,7 @@ def grid_box(xlo, ylo, xhi, yhi, gf, gn, cs, ci, stamp, cand):  # type: ignore[n
     return n
 
 
-def misses_box(ax, ay, bx, by, pf, p):  # type: ignore[no-untyped-def]
+def misses_box(ax: float, ay: float, bx: float, by: float, pf: Floats, p: int) -> bool:
     """True when the segment surely misses piece p's bounding box (by more than PAD): a safe skip."""
     minx = pf[6 * p] - PAD
     miny = pf[6 * p + 1] - PAD
@@ -129,13 +136,14 @@ def misses_box(ax, ay, bx, by, pf, p):  # type: ignore[no-untyped-def]
     return False
 
 
-def misses_band(az, bz, zlo, zhi):  # type: ignore[no-untyped-def]
+def misses_band(az: float, bz: float, zlo: float, zhi: float) -> bool:
     """True when a ray's whole height range lies outside [zlo, zhi] by more than ZPAD: it cannot pass through."""
     return min(az, bz) > zhi + ZPAD or max(az, bz) < zlo - ZPAD
 
 
-def trace_ray(ax, ay, az, bx, by, bz, ed, pf, pn, gf, gn, cs, ci, wi, cyl, ncyl, stamp, cand, tbuf,
-              out_hits, hoff, out_cyl, coff):  # type: ignore[no-untyped-def]
+def trace_ray(ax: float, ay: float, az: float, bx: float, by: float, bz: float, ed: Floats, pf: Floats, pn: Ints,
+              gf: Floats, gn: Ints, cs: Ints, ci: Ints, wi: Ints, cyl: Floats, ncyl: int, stamp: Ints, cand: Ints,
+              tbuf: Floats, out_hits: Ints, hoff: int, out_cyl: Ints, coff: int) -> tuple[int, int, float]:
     """GEO-10 detail for one ray: every piece whose prism it passes through (woods: whose canopy it runs
     under), every smoke cylinder it passes through, and its total length inside woods below the canopy.
 
@@ -178,7 +186,8 @@ def trace_ray(ax, ay, az, bx, by, bz, ed, pf, pn, gf, gn, cs, ci, wi, cyl, ncyl,
     return nh, ny, woods
 
 
-def _blocks(p, ax, ay, az, bx, by, bz, ed, pf, pn, tbuf):  # type: ignore[no-untyped-def]
+def _blocks(p: int, ax: float, ay: float, az: float, bx: float, by: float, bz: float, ed: Floats, pf: Floats,
+            pn: Ints, tbuf: Floats) -> bool:
     """Piece p (blocks_los, not woods) stops this ray (GEO-10), after the safe box and band skips."""
     if (pn[5 * p + 2] & FLAG_BLOCKS) == 0:
         return False
@@ -189,8 +198,9 @@ def _blocks(p, ax, ay, az, bx, by, bz, ed, pf, pn, tbuf):  # type: ignore[no-unt
     return seg_piece(ax, ay, az, bx, by, bz, ed, pn[5 * p], pn[5 * p + 1], z0, z1, MODE_PRISM, tbuf)[1]
 
 
-def ray_blocked(ax, ay, az, bx, by, bz, ed, pf, pn, gf, gn, cs, ci, wi, cyl, ncyl, depth, stamp, cand,
-                tbuf):  # type: ignore[no-untyped-def]
+def ray_blocked(ax: float, ay: float, az: float, bx: float, by: float, bz: float, ed: Floats, pf: Floats, pn: Ints,
+                gf: Floats, gn: Ints, cs: Ints, ci: Ints, wi: Ints, cyl: Floats, ncyl: int, depth: float,
+                stamp: Ints, cand: Ints, tbuf: Floats) -> bool:
     """GEO-10 verdict for one ray with early exit: a blocking prism, woods deeper than `depth`, or smoke.
 
     Walks the grid cells from A toward B (the cells of `grid_segment`) and tests each new piece at once,
@@ -252,7 +262,8 @@ def ray_blocked(ax, ay, az, bx, by, bz, ed, pf, pn, gf, gn, cs, ci, wi, cyl, ncy
     return woods > depth + EPS
 
 
-def crossed(ax, ay, bx, by, ed, pf, pn, gf, gn, cs, ci, stamp, cand, tbuf, out):  # type: ignore[no-untyped-def]
+def crossed(ax: float, ay: float, bx: float, by: float, ed: Floats, pf: Floats, pn: Ints, gf: Floats, gn: Ints,
+            cs: Ints, ci: Ints, stamp: Ints, cand: Ints, tbuf: Floats, out: Ints) -> int:
     """GEO-12 crossing: every piece whose footprint interior the 2D segment meets (unsorted indices)."""
     nc = grid_segment(ax, ay, bx, by, gf, gn, cs, ci, stamp, cand)
     n = 0
@@ -267,7 +278,8 @@ def crossed(ax, ay, bx, by, ed, pf, pn, gf, gn, cs, ci, stamp, cand, tbuf, out):
     return n
 
 
-def contacts(cx, cy, r, reach, ed, pf, pn, gf, gn, cs, ci, stamp, cand, out_idx, out_dist, off):  # type: ignore[no-untyped-def]
+def contacts(cx: float, cy: float, r: float, reach: float, ed: Floats, pf: Floats, pn: Ints, gf: Floats, gn: Ints,
+             cs: Ints, ci: Ints, stamp: Ints, cand: Ints, out_idx: Ints, out_dist: Floats, off: int) -> int:
     """GEO-4/GEO-6: every piece whose footprint lies within `reach` (+EPS) of the base circle, with distances.
 
     Writes indices and distances from position `off` of the outputs; returns how many.
@@ -288,8 +300,9 @@ def contacts(cx, cy, r, reach, ed, pf, pn, gf, gn, cs, ci, stamp, cand, out_idx,
     return n
 
 
-def trace_rays(rays, m, ed, pf, pn, gf, gn, cs, ci, wi, cyl, ncyl, stamp, cand, tbuf, hits, hptr, cyls, cptr,
-               woods):  # type: ignore[no-untyped-def]
+def trace_rays(rays: Floats, m: int, ed: Floats, pf: Floats, pn: Ints, gf: Floats, gn: Ints, cs: Ints, ci: Ints,
+               wi: Ints, cyl: Floats, ncyl: int, stamp: Ints, cand: Ints, tbuf: Floats, hits: Ints, hptr: Ints,
+               cyls: Ints, cptr: Ints, woods: Floats) -> None:
     """trace_ray over m rays given flat as [ax, ay, az, bx, by, bz]*m; CSR outputs (hits/hptr, cyls/cptr)."""
     hptr[0] = 0
     cptr[0] = 0

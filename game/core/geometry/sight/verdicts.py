@@ -11,8 +11,13 @@ degraded rank, elevated (0/1), obstruction count.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.core.geometry.crossing import MODE_PRISM, TOL, sample_point, seg_piece
 from game.core.geometry.sight.kernels import EPS, FLAG_WOODS, contacts, crossed, misses_band, misses_box, ray_blocked
+
+if TYPE_CHECKING:
+    from game.core.geometry.arrays import Floats, Ints
 
 VERDICT_WIDTH = 8
 RANK_OBSTRUCTION = 1
@@ -21,7 +26,8 @@ RANK_HARDENED = 4
 SAMPLE_ORDER = (0, 2, 4, 6, 8, 1, 3, 5, 7, 9)  # heads first: the likeliest unblocked rays end early
 
 
-def sees(vi, ti, bases, ed, pf, pn, gf, gn, cs, ci, wi, cyl, ncyl, depth, stamp, cand, tbuf):  # type: ignore[no-untyped-def]
+def sees(vi: int, ti: int, bases: Floats, ed: Floats, pf: Floats, pn: Ints, gf: Floats, gn: Ints, cs: Ints,
+         ci: Ints, wi: Ints, cyl: Floats, ncyl: int, depth: float, stamp: Ints, cand: Ints, tbuf: Floats) -> bool:
     """GEO-10 visible(V->T): at least one of V's 10 rays from its eye to T's samples is unblocked."""
     vx = bases[5 * vi]
     vy = bases[5 * vi + 1]
@@ -39,7 +45,8 @@ def sees(vi, ti, bases, ed, pf, pn, gf, gn, cs, ci, wi, cyl, ncyl, depth, stamp,
     return False
 
 
-def base_contacts(bases, nb, reach, ed, pf, pn, gf, gn, cs, ci, stamp, cand, cidx, cdist, cptr):  # type: ignore[no-untyped-def]
+def base_contacts(bases: Floats, nb: int, reach: float, ed: Floats, pf: Floats, pn: Ints, gf: Floats, gn: Ints,
+                  cs: Ints, ci: Ints, stamp: Ints, cand: Ints, cidx: Ints, cdist: Floats, cptr: Ints) -> None:
     """GEO-6 contact lists of every base (CSR in cidx/cdist/cptr; cidx sized nb * pieces)."""
     cptr[0] = 0
     for b in range(nb):
@@ -48,14 +55,14 @@ def base_contacts(bases, nb, reach, ed, pf, pn, gf, gn, cs, ci, stamp, cand, cid
         cptr[b + 1] = cptr[b] + n
 
 
-def _in(p, arr, lo, hi):  # type: ignore[no-untyped-def]
+def _in(p: int, arr: Ints, lo: int, hi: int) -> bool:
     for q in range(lo, hi):
         if arr[q] == p:
             return True
     return False
 
 
-def occludes(ai, ti, p, bases, ed, pf, pn, tbuf):  # type: ignore[no-untyped-def]
+def occludes(ai: int, ti: int, p: int, bases: Floats, ed: Floats, pf: Floats, pn: Ints, tbuf: Floats) -> bool:
     """GEO-12 (3): piece p stands in the way of at least one of A's rays to T's samples (partial occlusion)."""
     ax = bases[5 * ai]
     ay = bases[5 * ai + 1]
@@ -73,7 +80,8 @@ def occludes(ai, ti, p, bases, ed, pf, pn, tbuf):  # type: ignore[no-untyped-def
     return False
 
 
-def cover_verdict(ai, ti, bases, ed, pf, pn, xl, nx, cidx, cdist, cptr, params, tbuf):  # type: ignore[no-untyped-def]
+def cover_verdict(ai: int, ti: int, bases: Floats, ed: Floats, pf: Floats, pn: Ints, xl: Ints, nx: int, cidx: Ints,
+                  cdist: Floats, cptr: Ints, params: Floats, tbuf: Floats) -> tuple[int, int, int, bool, int]:
     """GEO-12/13/14 for attacker ai and defender ti, given the pieces xl[:nx] crossed by cA->cT.
 
     Returns (cover piece index or -1, rank, degraded rank, elevated, obstruction count).
@@ -123,7 +131,7 @@ def cover_verdict(ai, ti, bases, ed, pf, pn, xl, nx, cidx, cdist, cptr, params, 
     return best, best_rank, degraded, elevated, nobs
 
 
-def _write(out, row, ast, tsa, cv):  # type: ignore[no-untyped-def]
+def _write(out: Ints, row: int, ast: bool, tsa: bool, cv: tuple[int, int, int, bool, int]) -> None:
     o = row * VERDICT_WIDTH
     out[o] = 1 if ast else 0
     out[o + 1] = 1 if tsa else 0
@@ -135,8 +143,9 @@ def _write(out, row, ast, tsa, cv):  # type: ignore[no-untyped-def]
     out[o + 7] = cv[4]
 
 
-def pair_verdicts(pairs, npairs, bases, nb, ed, pf, pn, gf, gn, cs, ci, wi, cyl, ncyl, params, stamp, cand, tbuf,
-                  xl, cidx, cdist, cptr, out):  # type: ignore[no-untyped-def]
+def pair_verdicts(pairs: Ints, npairs: int, bases: Floats, nb: int, ed: Floats, pf: Floats, pn: Ints, gf: Floats,
+                  gn: Ints, cs: Ints, ci: Ints, wi: Ints, cyl: Floats, ncyl: int, params: Floats, stamp: Ints,
+                  cand: Ints, tbuf: Floats, xl: Ints, cidx: Ints, cdist: Floats, cptr: Ints, out: Ints) -> None:
     """One verdict row per ordered pair (attacker pairs[2k], target pairs[2k+1]) into `out`."""
     base_contacts(bases, nb, params[1], ed, pf, pn, gf, gn, cs, ci, stamp, cand, cidx, cdist, cptr)
     for k in range(npairs):
@@ -150,8 +159,9 @@ def pair_verdicts(pairs, npairs, bases, nb, ed, pf, pn, gf, gn, cs, ci, wi, cyl,
         _write(out, k, ast, tsa, cv)
 
 
-def all_pair_verdicts(bases, nb, ed, pf, pn, gf, gn, cs, ci, wi, cyl, ncyl, params, stamp, cand, tbuf, xl, cidx,
-                      cdist, cptr, out):  # type: ignore[no-untyped-def]
+def all_pair_verdicts(bases: Floats, nb: int, ed: Floats, pf: Floats, pn: Ints, gf: Floats, gn: Ints, cs: Ints,
+                      ci: Ints, wi: Ints, cyl: Floats, ncyl: int, params: Floats, stamp: Ints, cand: Ints,
+                      tbuf: Floats, xl: Ints, cidx: Ints, cdist: Floats, cptr: Ints, out: Ints) -> None:
     """Every ordered pair (i, j), i != j, row i * nb + j; each unordered pair's rays and crossings once."""
     base_contacts(bases, nb, params[1], ed, pf, pn, gf, gn, cs, ci, stamp, cand, cidx, cdist, cptr)
     for i in range(nb):
