@@ -11,7 +11,6 @@ the light distance and polygon helpers other packages call most; everything else
 module that defines it, and modules inside geometry always import each other by their full module path.
 """
 from game.core.geometry.distance import (
-    EPS,
     ContactFact,
     DistanceFact,
     RangeFact,
@@ -28,7 +27,6 @@ from game.core.geometry.distance import (
 from game.core.geometry.polygon import circle_inside_polygon, polygon_bounds, rect
 
 __all__ = [
-    "EPS",
     "ContactFact",
     "DistanceFact",
     "RangeFact",

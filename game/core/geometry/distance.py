@@ -6,8 +6,7 @@ from dataclasses import dataclass
 
 from game.core.battlefield import Base, Battlefield, Point2, TerrainPiece
 from game.core.settings import Settings
-from game.core.tolerance import EPS
-
+from game.core.tolerance import EPS as EPS  # re-exported: distances are judged with the GEO-1 tolerance
 
 
 @dataclass(frozen=True, slots=True)

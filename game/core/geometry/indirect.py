@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 from game.core.battlefield import Area, Base, Battlefield, Point2, Point3, Scene
 from game.core.geometry.crossing import circle_piece_distance
-from game.core.geometry.distance import EPS
-from game.core.settings import Settings
 from game.core.geometry.sight.los import FAST, SightBackend, line_of_sight, point_line_of_sight
 from game.core.geometry.sight.world import World, world_of
+from game.core.settings import Settings
+from game.core.tolerance import EPS
 
 DEVIATION_DISTANCE = {"roll/2": 0.5, "roll*2": 2.0, "roll": 1.0}  # inches per pip (GAP-71)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import math
 
 from game.core.battlefield import Point2
-from game.core.geometry.distance import EPS, segment_point_distance
+from game.core.geometry.distance import segment_point_distance
+from game.core.tolerance import EPS
 
 
 def point_in_polygon(p: Point2, poly: tuple[Point2, ...]) -> bool:

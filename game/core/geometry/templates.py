@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 from game.core.battlefield import Area, Base, Battlefield, Cover, Point2, Point3, Scene, TerrainPiece
 from game.core.geometry.crossing import TOL
-from game.core.geometry.distance import EPS, segment_point_distance
-from game.core.settings import Settings
+from game.core.geometry.distance import segment_point_distance
 from game.core.geometry.sight.los import FAST, SightBackend
 from game.core.geometry.sight.world import world_of
+from game.core.settings import Settings
+from game.core.tolerance import EPS
 
 FLAME_END_CENTRE = 6.5  # GEO-15: end circle centre on the axis, 6.5" from the tip
 FLAME_END_RADIUS = 1.5  # GEO-15: so the teardrop is 8" long and 3" wide
@@ -174,7 +175,7 @@ def template_coverage(bf: Battlefield, scene: Scene, kind: TemplateKind | str, o
     models = []
     for b in scene.bases:
         if kind is TemplateKind.FLAME:
-            if b.id == attacker.id:
+            if attacker is not None and b.id == attacker.id:
                 continue
             gap = flame_distance(tip, axis, b.centre) - b.radius
         else:

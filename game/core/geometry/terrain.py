@@ -45,7 +45,7 @@ class PiecesAt:
     blocker_tree: STRtree
     difficult: tuple[TerrainPiece, ...]
     difficult_polys: tuple[Polygon, ...]
-    difficult_union: object
+    difficult_union: shapely.Geometry | None
     difficult_tree: STRtree
     lows: tuple[TerrainPiece, ...]
     low_polys: tuple[Polygon, ...]
@@ -69,7 +69,7 @@ def _polys(bf: Battlefield) -> tuple[Polygon, ...]:
 
 def levels(bf: Battlefield) -> tuple[Level, ...]:
     """Every level of the battlefield, ground first (id 0); surfaces grouped by height and connectivity (GEO-7)."""
-    hit = bf.cache.get("terrain_rules.levels")
+    hit: tuple[Level, ...] | None = bf.cache.get("terrain_rules.levels")
     if hit is not None:
         return hit
     polys = _polys(bf)
@@ -130,9 +130,9 @@ def _tree(polys: list[Polygon]) -> STRtree:
 def pieces_at(bf: Battlefield, z: float, height: float) -> PiecesAt:
     """The blocking, difficult, low and platform pieces for a base of `height` at `z` (cached per battlefield)."""
     key = ("terrain_rules.at", round(z, 4), round(height, 4))
-    hit = bf.cache.get(key)
-    if hit is not None:
-        return hit
+    cached: PiecesAt | None = bf.cache.get(key)
+    if cached is not None:
+        return cached
     polys = _polys(bf)
     blk, dif, low, plat = [], [], [], []
     for i, p in enumerate(bf.pieces):

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from game.core.battlefield import Base, Battlefield, Point2, Point3, Scene
-from game.core.geometry.distance import EPS, base_distance, segment_point_distance
-from game.core.settings import Settings
+from game.core.geometry.distance import base_distance, segment_point_distance
 from game.core.geometry.sight.los import line_of_sight, point_line_of_sight
+from game.core.settings import Settings
+from game.core.tolerance import EPS
 
 REACTION_RADIUS = 3.0  # GEO-15: 6" diameter around the location point
 LEASH = 12.0  # GEO-20

@@ -3,16 +3,15 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import shapely
 from shapely import LineString, Point
 
-from game.core.battlefield import Base, Battlefield, Connector, ConnectorKind, Point3
-from game.core.geometry.distance import EPS, segment_point_distance
+from game.core.battlefield import Base, Battlefield, Connector, ConnectorKind, Point3, TerrainPiece
+from game.core.geometry.distance import segment_point_distance
 from game.core.geometry.movement.positions import vertically_overlap
-from game.core.settings import Settings
 from game.core.geometry.terrain import (
     GROUND,
     LOW_OBSTACLE,
@@ -24,6 +23,8 @@ from game.core.geometry.terrain import (
     stand_z,
     walking_level,
 )
+from game.core.settings import Settings
+from game.core.tolerance import EPS
 
 CLIMB_RATE = 2.0  # GEO-24: 2" of allowance per inch climbed, up or down
 CONNECTOR_REACH = 1.0  # a path joins stairs or a ladder with its centre within 1" of the connector's end
@@ -93,7 +94,7 @@ def _pt(p: Point3) -> str:
     return f"({_f(p[0])},{_f(p[1])},{_f(p[2])})"
 
 
-def _name(p) -> str:  # type: ignore[no-untyped-def]
+def _name(p: TerrainPiece) -> str:
     return f"{p.name or p.kind or 'piece'} (id {p.id})"
 
 
@@ -242,7 +243,8 @@ def _walk(bf: Battlefield, index: int, a: Point3, b: Point3, radius: float, heig
                        pieces=tuple(touched))
 
 
-def _over_climb(piece, poly, seg: LineString, a: Point3, b: Point3, radius: float, z: float) -> int:  # type: ignore[no-untyped-def]
+def _over_climb(piece: TerrainPiece, poly: shapely.Polygon, seg: LineString, a: Point3, b: Point3, radius: float,
+                z: float) -> int:
     """How many times the centre line goes up and over a climbable piece, with both ends clear of it (GEO-24)."""
     if piece.top_z - z <= LOW_OBSTACLE:
         return 0
@@ -283,7 +285,7 @@ def path_cost(
     try:
         pts = _points(bf, start, waypoints, radius)
     except _Illegal as bad:
-        return _fail(bad, (tuple(float(v) for v in start),), (), 0.0, allowance)  # type: ignore[arg-type]
+        return _fail(bad, ((float(start[0]), float(start[1]), float(start[2])),), (), 0.0, allowance)
     segs: list[SegmentCost] = []
     total = 0.0
     try:
@@ -306,7 +308,9 @@ def path_cost(
     return PathFact(True, total, length, tuple(pts), tuple(segs), allowance, end_z, climbs=climbs)
 
 
-def _fail(bad: _Illegal, pts, segs, total: float, allowance: float | None) -> PathFact:  # type: ignore[no-untyped-def]
+def _fail(bad: _Illegal, pts: tuple[Point3, ...], segs: tuple[SegmentCost, ...], total: float,
+          allowance: float | None) -> PathFact:
+    """The verdict of an illegal path: what was costed up to where it failed, and why (GEO-8)."""
     return PathFact(False, total, sum(sc.length for sc in segs), pts, segs, allowance, pts[-1][2] if pts else 0.0,
                     bad.reason, bad.rule, bad.segment, bad.piece, bad.excess)
 

@@ -5,13 +5,13 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import shapely  # type: ignore[import-untyped]
+import shapely
 from numpy.typing import ArrayLike
 
 from game.core.battlefield import Battlefield
 from game.core.geometry.arrays import Bools, Floats, Ints
-from game.core.geometry.distance import EPS
 from game.core.geometry.terrain import Level, pieces_at
+from game.core.tolerance import EPS
 
 TAU = 2.0 * math.pi
 ARC_STEP = math.pi / 16  # arcs are written as circumscribed polylines with this step (+0.0025" per right angle)
@@ -127,7 +127,8 @@ class LevelNav:
 def _lines(x0: Floats, y0: Floats, x1: Floats, y1: Floats) -> np.ndarray:
     """One shapely LineString per segment (an object array)."""
     coords = np.stack([np.stack([x0, y0], axis=-1), np.stack([x1, y1], axis=-1)], axis=1)
-    return shapely.linestrings(coords)
+    lines: np.ndarray = shapely.linestrings(coords)
+    return lines
 
 
 def level_nav(bf: Battlefield, lv: Level, radius: float, height: float, mult: float) -> LevelNav:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-import shapely  # type: ignore[import-untyped]
+import shapely
 
 from game.core.battlefield import Battlefield
 from game.core.geometry.arrays import Floats, Ints

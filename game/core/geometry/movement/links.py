@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,8 +11,8 @@ import shapely
 from game.core.battlefield import Battlefield, Point3
 from game.core.geometry.movement.cost import path_cost
 from game.core.geometry.movement.positions import position_fact
-from game.core.settings import Settings
 from game.core.geometry.terrain import GROUND, Z_TOL, footprint, level_at, levels, pieces_at
+from game.core.settings import Settings
 
 DIFFICULT_STEP = 0.25  # spacing of the extra nodes on difficult-ground boundaries (GEO-27 weighted regions)
 LINK_STEP = 1.0  # spacing of climb links along a climbable face
@@ -20,7 +21,7 @@ LINK_RANGE = 8.0  # climb-link nodes join the graph within this distance
 
 
 @dataclass(frozen=True, slots=True)
-class _Link:
+class Link:
     """A straight link the graph cannot find by visibility: stairs, a ladder, a climb or an up-and-over."""
 
     a: Point3
@@ -43,7 +44,8 @@ def _free(bf: Battlefield, p: Point3, radius: float, height: float) -> Point3 | 
     return (near.x, near.y, p[2])
 
 
-def connector_links(bf: Battlefield, radius: float, height: float, s: Settings) -> list[_Link]:
+def connector_links(bf: Battlefield, radius: float, height: float, s: Settings) -> list[Link]:
+    """Stairs and ladders (CORE-3.3.CLIMB) whose ends a base can reach, at their path_cost."""
     out = []
     for c in bf.connectors:
         lo = _free(bf, c.start, radius, height)
@@ -52,11 +54,11 @@ def connector_links(bf: Battlefield, radius: float, height: float, s: Settings) 
             continue
         v = path_cost(bf, lo, [hi], radius=radius, height=height, settings=s)
         if v.legal:
-            out.append(_Link(lo, hi, v.cost, math.inf))
+            out.append(Link(lo, hi, v.cost, math.inf))
     return out
 
 
-def _edge_samples(ring, step: float):  # type: ignore[no-untyped-def]
+def _edge_samples(ring: shapely.LinearRing, step: float) -> Iterator[tuple[tuple[float, float], tuple[float, float]]]:
     """(point, outward normal) samples along each edge of an interior-on-the-left ring."""
     pts = np.asarray(ring.coords)
     for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:]):
@@ -70,7 +72,7 @@ def _edge_samples(ring, step: float):  # type: ignore[no-untyped-def]
             yield (x0 + t * (x1 - x0), y0 + t * (y1 - y0)), (nx, ny)
 
 
-def climb_links(bf: Battlefield, radius: float, height: float, s: Settings) -> list[_Link]:
+def climb_links(bf: Battlefield, radius: float, height: float, s: Settings) -> list[Link]:
     """Climbs onto climbable surfaces (GEO-24), sampled every LINK_STEP along their faces, both ways."""
     out = []
     for lv in levels(bf)[1:]:
@@ -90,11 +92,11 @@ def climb_links(bf: Battlefield, radius: float, height: float, s: Settings) -> l
                     continue
                 v = path_cost(bf, a, [b], radius=radius, height=height, settings=s)
                 if v.legal:
-                    out.append(_Link(a, b, v.cost, LINK_RANGE, True))
+                    out.append(Link(a, b, v.cost, LINK_RANGE, True))
     return out
 
 
-def over_links(bf: Battlefield, radius: float, height: float, s: Settings) -> list[_Link]:
+def over_links(bf: Battlefield, radius: float, height: float, s: Settings) -> list[Link]:
     """Up-and-over links across climbable walls (GEO-24), sampled along their faces."""
     out = []
     for lv in levels(bf):
@@ -120,11 +122,11 @@ def over_links(bf: Battlefield, radius: float, height: float, s: Settings) -> li
                     continue
                 v = path_cost(bf, a, [b], radius=radius, height=height, settings=s)
                 if v.legal:
-                    out.append(_Link(a, b, v.cost, LINK_RANGE, True))
+                    out.append(Link(a, b, v.cost, LINK_RANGE, True))
     return out
 
 
-def difficult_samples(dif) -> list[tuple[float, float]]:  # type: ignore[no-untyped-def]
+def difficult_samples(dif: shapely.Geometry) -> list[tuple[float, float]]:
     """Nodes on difficult-ground boundaries: every vertex and points every DIFFICULT_STEP (weighted regions)."""
     out: list[tuple[float, float]] = []
     for poly in shapely.get_parts(dif):

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from game.core.battlefield import Base, Battlefield, Point3
-from game.core.geometry.distance import EPS
 from game.core.geometry.movement.cost import PathFact, path_cost
 from game.core.geometry.movement.graph import NavGraph, connected_levels, graph
 from game.core.geometry.movement.positions import position_fact, vertically_overlap
@@ -17,6 +16,8 @@ from game.core.geometry.movement.search import search
 from game.core.geometry.movement.tangents import clear_of_enemies
 from game.core.geometry.terrain import level_at, walking_level
 from game.core.settings import Settings
+from game.core.tolerance import EPS
+
 
 @dataclass(frozen=True, slots=True)
 class PathResult:

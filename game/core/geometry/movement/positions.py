@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from game.core.battlefield import Base, Battlefield
-from game.core.geometry.distance import EPS
 from game.core.settings import Settings
+from game.core.tolerance import EPS
 
 GRID = 0.25  # GEO-25: breadth-first search on a 0.25" grid
 

@@ -6,11 +6,10 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 import numpy as np
-import shapely  # type: ignore[import-untyped]
+import shapely
 
 from game.core.battlefield import Base, Battlefield, Point3
 from game.core.geometry.arrays import Floats, Ints
-from game.core.geometry.distance import EPS
 from game.core.geometry.movement.free_space import TAU, arc_vertices
 from game.core.geometry.movement.graph import NavGraph
 from game.core.geometry.movement.positions import vertically_overlap
@@ -25,6 +24,7 @@ from game.core.geometry.movement.tangents import (
     tangent_candidates,
 )
 from game.core.geometry.terrain import level_at, walking_level
+from game.core.tolerance import EPS
 
 Edge = tuple[int, float, int]  # (head node, GEO-8 cost, edge kind)
 

@@ -1,24 +1,25 @@
-"""Where a base can get to with its remaining allowance, per level: the move-range overlay and the A.I.'s move set (GEO-8, GEO-27)."""
+"""Where a base can get to with what it has left, per level: the move-range overlay, the AI's moves (GEO-8, GEO-27)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 import shapely
 from shapely.errors import GEOSException
 
 from game.core.battlefield import Base, Battlefield, Point3
+from game.core.geometry.arrays import Floats, Ints
 from game.core.geometry.movement.free_space import TAU
 from game.core.geometry.movement.graph import NavGraph, graph
-from game.core.geometry.movement.query import PathQuery, enemy_bases
 from game.core.geometry.movement.positions import vertically_overlap
+from game.core.geometry.movement.query import PathQuery, enemy_bases
 from game.core.geometry.movement.reach_jit import kernels
 from game.core.geometry.movement.reach_kernels import DIFFICULT, FLAG_REPAIR, SOLID
 from game.core.geometry.movement.search import search
-from game.core.settings import Settings
 from game.core.geometry.terrain import pieces_at
+from game.core.settings import Settings
 
 SHRINK = 1e-3  # shadows are cast by obstacles this much smaller than exact, so the region errs by < 0.001"
 ARC_SAMPLES = math.pi / 4  # departure points round a corner (docs/movement.md: what this spacing costs)
@@ -36,8 +37,8 @@ class ReachRegion:
 
     budget: float
     start: Point3
-    regions: dict  # level id -> shapely geometry
-    heights: dict  # level id -> z
+    regions: dict[int, shapely.Geometry]  # level id -> where the centre may end
+    heights: dict[int, float]  # level id -> z
     viewpoints: int = 0
 
     def contains(self, x: float, y: float, z: float | None = None) -> bool:
@@ -54,6 +55,9 @@ class ReachRegion:
         return float(sum(g.area for g in self.regions.values()))
 
 
+OccluderArrays = tuple[Floats, Floats, Ints, Floats, Ints]  # vertex x, y, polygon offsets, (4, n) boxes, kinds
+
+
 @dataclass(frozen=True, slots=True)
 class _Occluders:
     """Convex obstacles of one level as flat arrays for `game.core.geometry.movement.reach_kernels` (inflated blockers and the
@@ -64,10 +68,11 @@ class _Occluders:
     poff: np.ndarray
     box: np.ndarray  # (4, n): min x, min y, max x, max y per polygon
     kind: np.ndarray
-    free: object  # shapely geometry, prepared
+    free: shapely.Geometry  # prepared
 
 
-def _convex_parts(geom) -> list:  # type: ignore[no-untyped-def]
+def _convex_parts(geom: shapely.Geometry) -> list[shapely.Polygon]:
+    """The polygons of geom, each split into triangles unless it is convex and has no hole."""
     out = []
     for g in shapely.get_parts(geom):
         if g.is_empty or g.area <= 0:
@@ -79,7 +84,7 @@ def _convex_parts(geom) -> list:  # type: ignore[no-untyped-def]
     return out
 
 
-def _flat(solid: list, difficult: list) -> tuple:
+def _flat(solid: Sequence[shapely.Polygon], difficult: Sequence[shapely.Polygon]) -> OccluderArrays:
     """Counter-clockwise vertex arrays (no closing vertex), offsets, boxes and kinds of the convex polygons."""
     polys = np.asarray(list(solid) + list(difficult), dtype=object)
     kind = np.concatenate([np.full(len(solid), SOLID, np.int64), np.full(len(difficult), DIFFICULT, np.int64)])
@@ -99,9 +104,9 @@ def _flat(solid: list, difficult: list) -> tuple:
 
 def _occluders(bf: Battlefield, g: NavGraph, lid: int) -> _Occluders:
     key = ("reach.occluders", g.radius, g.height, lid)
-    hit = bf.cache.get(key)
-    if hit is not None:
-        return hit
+    cached: _Occluders | None = bf.cache.get(key)
+    if cached is not None:
+        return cached
     nav = g.navs[lid]
     r = g.radius
     at = pieces_at(bf, nav.z, g.height)
@@ -131,7 +136,7 @@ def _occluders(bf: Battlefield, g: NavGraph, lid: int) -> _Occluders:
     return hit
 
 
-def _with_enemies(occ: _Occluders, ens: list[tuple[float, float, float]]) -> tuple:
+def _with_enemies(occ: _Occluders, ens: list[tuple[float, float, float]]) -> OccluderArrays:
     """The level's occluder arrays plus the enemy bases at it (SOLID 16-gons inscribed in radius r + r_enemy)."""
     if not ens:
         return occ.vx, occ.vy, occ.poff, occ.box, occ.kind
@@ -146,7 +151,8 @@ def _with_enemies(occ: _Occluders, ens: list[tuple[float, float, float]]) -> tup
             np.concatenate([occ.box, ebox], axis=1), np.concatenate([occ.kind, np.full(len(e), SOLID, np.int64)]))
 
 
-def _visible(xs: np.ndarray, ys: np.ndarray, rads: np.ndarray, usedif: np.ndarray, arrays: tuple) -> np.ndarray:
+def _visible(xs: np.ndarray, ys: np.ndarray, rads: np.ndarray, usedif: np.ndarray,
+             arrays: OccluderArrays) -> np.ndarray:
     """The visible region of each viewpoint (a polygon, or None where it sees nothing), by the kernel."""
     vx, vy, poff, box, kind = arrays
     ox, oy, off, flags = kernels().visibility_rings(
@@ -241,7 +247,7 @@ def reach(bf: Battlefield, start: Point3, budget: float, *, radius: float, heigh
     `game.core.geometry.movement.reach_kernels`); difficult ground at `move.difficult_mult` from its edges. The regions of all
     viewpoints of a level are merged in one `shapely.union_all`."""
     s = settings or Settings.defaults()
-    start = tuple(float(v) for v in start)  # type: ignore[assignment]
+    start = (float(start[0]), float(start[1]), float(start[2]))
     enemies = enemy_bases(others, side)
     if not bf.pieces and not enemies:
         box = shapely.box(radius, radius, bf.width - radius, bf.height - radius)
@@ -270,7 +276,7 @@ def _distinct(pts: np.ndarray) -> np.ndarray:
     return np.column_stack([pts[first, 0], pts[first, 1], rem])
 
 
-def _unblock(views: np.ndarray, arrays: tuple) -> np.ndarray:
+def _unblock(views: np.ndarray, arrays: OccluderArrays) -> np.ndarray:
     """Viewpoints (x, y, remaining) a base can stand on: a departure sample inside a blocker (the arc round its
     corner runs into another piece or an enemy base) moves back along the arc to where the arc is stopped,
     found by bisection from the previous sample towards the arrival; other blocked viewpoints are dropped."""
@@ -297,7 +303,8 @@ def _unblock(views: np.ndarray, arrays: tuple) -> np.ndarray:
     return np.concatenate([pts[~inside], moved])
 
 
-def _level_region(bf: Battlefield, g: NavGraph, lid: int, pts: np.ndarray, ens: list):  # type: ignore[no-untyped-def]
+def _level_region(bf: Battlefield, g: NavGraph, lid: int, pts: np.ndarray,
+                  ens: list[tuple[float, float, float]]) -> shapely.Geometry:
     """GEO-8 on one level: uniform-cost rays from viewpoints outside difficult ground (which hides what lies
     behind it) minus difficult ground, plus rays at `move.difficult_mult` per inch from viewpoints in it or on
     its edge, within difficult ground; cut to where a base centre may end."""
@@ -333,7 +340,7 @@ def _level_region(bf: Battlefield, g: NavGraph, lid: int, pts: np.ndarray, ens: 
     return shapely.union_all(parts).intersection(occ.free)
 
 
-def _union(polys: list):  # type: ignore[no-untyped-def]
+def _union(polys: list[shapely.Polygon]) -> shapely.Geometry:
     """One shapely call for all the visible regions; rings the sweep left touching themselves are made valid
     first if GEOS refuses them."""
     try:
@@ -342,7 +349,8 @@ def _union(polys: list):  # type: ignore[no-untyped-def]
         return shapely.union_all(shapely.make_valid(np.asarray(polys, dtype=object)))
 
 
-def _minus_bases(geom, others: Sequence[Base], z: float, radius: float, height: float):  # type: ignore[no-untyped-def]
+def _minus_bases(geom: shapely.Geometry, others: Sequence[Base], z: float, radius: float,
+                 height: float) -> shapely.Geometry:
     """No base may end on another (GEO-6): cut every base at this level near the region, grown by r."""
     near = [o for o in others if vertically_overlap(z, height, o.z, o.height)]
     if not near or geom.is_empty:

@@ -6,10 +6,10 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from game.core.geometry.distance import EPS
 from game.core.geometry.movement.free_space import ARC_STEP
 from game.core.geometry.movement.query import Edge, PathQuery
 from game.core.geometry.movement.tangents import ARC, CLIMB
+from game.core.tolerance import EPS
 
 
 class SearchResult(NamedTuple):

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 import numpy as np
-import shapely  # type: ignore[import-untyped]
+import shapely
 from numpy.typing import ArrayLike, DTypeLike
 
 from game.core.geometry.arrays import Bools, Floats, Ints
-from game.core.geometry.distance import EPS
 from game.core.geometry.movement.free_space import TAU, LevelNav
+from game.core.tolerance import EPS
 
 STRAIGHT, ARC, CONNECTOR, CLIMB = 0, 1, 2, 3  # edge kinds: a free segment, an arc round a corner, stairs/ladder, climb
 
@@ -209,7 +209,8 @@ def clear_of_enemies(enemies: Enemies, x0: Floats, y0: Floats, x1: Floats, y1: F
     l2 = dx * dx + dy * dy
     t = np.clip(((ex - ax) * dx + (ey - ay) * dy) / np.where(l2 > 0, l2, 1.0), 0.0, 1.0)
     dist = np.hypot(ax + t * dx - ex, ay + t * dy - ey)
-    return np.all(dist >= er - EPS, axis=1)
+    clear: Bools = np.all(dist >= er - EPS, axis=1)
+    return clear
 
 
 def arc_edges(nx: Floats, ny: Floats, nlevel: Ints, ncircle: Ints, ns: Ints, noff: Floats, circles: Circles,

@@ -6,18 +6,18 @@ the same verdict by the naive reference.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
 from game.core.battlefield import Battlefield, Cover, Scene
 from game.core.geometry.sight.cover import cover_against, rank_to_cover
-from game.core.settings import Settings
-from game.core.geometry.sight.los import SightBackend, cylinders, line_of_sight
 from game.core.geometry.sight.jit import kernels
+from game.core.geometry.sight.los import SightBackend, cylinders, line_of_sight
 from game.core.geometry.sight.verdicts import VERDICT_WIDTH
 from game.core.geometry.sight.world import World, world_of
+from game.core.settings import Settings
 
 
 @dataclass(frozen=True, slots=True)

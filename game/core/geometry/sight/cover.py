@@ -1,14 +1,15 @@
 """Cover, obstructions and elevation (GEO-12, GEO-13, GEO-14, GAP-82..84): which piece protects whom, and why."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.core.battlefield import Area, Battlefield, Cover, Scene
+from game.core.battlefield import Area, Base, Battlefield, Cover, Scene
 from game.core.geometry.crossing import TOL
-from game.core.geometry.distance import EPS
-from game.core.settings import Settings
 from game.core.geometry.sight.los import FAST, SightBackend, line_of_sight
 from game.core.geometry.sight.world import World, query_memo, world_of
+from game.core.settings import Settings
+from game.core.tolerance import EPS
 
 _DEGRADE = {Cover.HARD: Cover.SOFT, Cover.SOFT: Cover.OBSTRUCTION, Cover.OBSTRUCTION: Cover.NONE,
             Cover.NONE: Cover.NONE}
@@ -65,7 +66,9 @@ def is_higher(z_attacker: float, z_target: float, *, settings: Settings | None =
     return z_attacker >= z_target + float(settings["elev.step"]) - EPS
 
 
-def _candidates(world: World, scene_t, a_rays_hits, crossed: set[int], contacts) -> list[CoverCandidate]:  # type: ignore[no-untyped-def]
+def _candidates(world: World, scene_t: Base, a_rays_hits: Sequence[set[int]], crossed: set[int],
+                contacts: Sequence[tuple[int, float]]) -> list[CoverCandidate]:
+    """Every piece in contact with the defender, and whether it gives cover against the attacker (GEO-12)."""
     out = []
     for p, dist in contacts:
         piece = world.pieces[p]
@@ -112,7 +115,8 @@ def cover_against(bf: Battlefield, scene: Scene, attacker_id: str, target_id: st
            bool(settings["obstruction.ignore_attacker_contact"]), bool(settings["elev.ignore_obstructions"]),
            settings["elev.hardened_becomes"])
     memo = query_memo(bf)
-    if (hit := memo.get(key)) is not None:
+    hit: CoverFact | None = memo.get(key)
+    if hit is not None:
         return hit
     world = world_of(bf)
     crossed = backend.crossed(world, a.centre, t.centre)
@@ -123,7 +127,7 @@ def cover_against(bf: Battlefield, scene: Scene, attacker_id: str, target_id: st
         los = line_of_sight(bf, scene, attacker_id, target_id, settings=settings, backend=backend)
         ray_hits = [set(r.blocked_by) | set(r.through) for r in los.rays[:10]]
     cands = _candidates(world, t, ray_hits, cset, t_contacts)
-    best = None
+    best: CoverCandidate | None = None
     for c in cands:
         if c.qualifies and (best is None or c.cover.rank > best.cover.rank
                             or (c.cover.rank == best.cover.rank and c.piece < best.piece)):
@@ -132,7 +136,8 @@ def cover_against(bf: Battlefield, scene: Scene, attacker_id: str, target_id: st
     elevated = is_higher(a.z, t.z, settings=settings)
     degraded = degrade(cover, settings=settings) if elevated else cover
     a_contact = {p for p, _ in backend.contacts(world, a.x, a.y, a.radius, tol)}
-    counted, skipped = [], []
+    counted: list[int] = []
+    skipped: list[int] = []
     for p in crossed:
         piece = world.pieces[p]
         if best is not None and int(piece.id) == best.piece:
@@ -158,7 +163,9 @@ def cover_against(bf: Battlefield, scene: Scene, attacker_id: str, target_id: st
     return fact
 
 
-def _reasons(a, t, best, cover, degraded, elevated, dz, counted, ignored, skipped) -> list[str]:  # type: ignore[no-untyped-def]
+def _reasons(a: str, t: str, best: CoverCandidate | None, cover: Cover, degraded: Cover, elevated: bool, dz: float,
+             counted: list[int], ignored: list[int], skipped: list[int]) -> list[str]:
+    """The GEO-12/13/14 reasons of a cover fact, in the order the rules apply them."""
     out = []
     if best is None:
         out.append(f"GEO-12: {t} has no cover against {a}")

@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
 from game.core.battlefield import Base, Battlefield, Point2, Point3, Scene
 from game.core.geometry.crossing import sample_point
-from game.core.geometry.distance import EPS, base_distance
-from game.core.settings import Settings
+from game.core.geometry.distance import base_distance
 from game.core.geometry.sight.jit import kernels
 from game.core.geometry.sight.world import World, clear_query_caches, query_memo, world_of
+from game.core.settings import Settings
+from game.core.tolerance import EPS
 
 __all__ = [
     "LosFact", "RayFact", "SightBackend", "FastBackend", "line_of_sight", "point_line_of_sight",
@@ -151,10 +153,11 @@ def eye(b: Base) -> Point3:
     return (float(b.x), float(b.y), float(b.z + b.height))
 
 
-def cylinders(scene: Scene, *, exclude: tuple[str, ...], settings: Settings) -> tuple[list[tuple[float, ...]], list]:
+def cylinders(scene: Scene, *, exclude: tuple[str, ...],
+              settings: Settings) -> tuple[list[tuple[float, ...]], list[int | str]]:
     """Smoke clouds (GAP-72) and, with `los.models_block`, every other base as LOS-blocking cylinders."""
     cyl: list[tuple[float, ...]] = []
-    owners: list = []
+    owners: list[int | str] = []  # smoke cloud index or base id
     for i, s in enumerate(scene.smoke):
         cyl.append((s.x, s.y, s.radius, s.z, s.z + s.height))
         owners.append(i)
@@ -167,7 +170,7 @@ def cylinders(scene: Scene, *, exclude: tuple[str, ...], settings: Settings) -> 
 
 
 def trace_facts(world: World, viewer: str, target: str, rays: Sequence[Ray], traces: Sequence[Trace],
-                owners: list, depth: float) -> tuple[RayFact, ...]:
+                owners: Sequence[int | str], depth: float) -> tuple[RayFact, ...]:
     """Turn backend traces into RayFacts (GEO-10 blocked iff a blocks_los prism, woods > depth, or smoke)."""
     out = []
     for i, (ray, (hits, cyl_hits, wlen)) in enumerate(zip(rays, traces)):
@@ -227,7 +230,7 @@ def line_of_sight(bf: Battlefield, scene: Scene, viewer_id: str, target_id: str,
     models_block = bool(settings["los.models_block"])
     key = ("los", backend.name, a, t, scene.smoke, scene.bases if models_block else (), depth, max_distance)
     memo = query_memo(bf)
-    hit = memo.get(key)
+    hit: LosFact | None = memo.get(key)
     if hit is not None:
         return hit
     world = world_of(bf)

@@ -6,13 +6,25 @@ give identical verdicts; the benchmark and the property tests assert it.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from game.core.battlefield import Battlefield, Point2, Scene
-from game.core.geometry.crossing import MODE_CROSS, MODE_PRISM, MODE_WOODS, circle_piece_distance, seg_cylinder, seg_piece
-from game.core.settings import Settings
+from game.core.geometry.crossing import (
+    MODE_CROSS,
+    MODE_PRISM,
+    MODE_WOODS,
+    circle_piece_distance,
+    seg_cylinder,
+    seg_piece,
+)
 from game.core.geometry.sight.kernels import EPS, FLAG_WOODS, WOODS_CANOPY
 from game.core.geometry.sight.world import World
+from game.core.settings import Settings
+
+if TYPE_CHECKING:
+    from game.core.geometry.sight.cover import CoverFact
+    from game.core.geometry.sight.los import LosFact, Trace
 
 Ray = tuple[float, float, float, float, float, float]
 
@@ -22,12 +34,12 @@ class NaiveBackend:
 
     name = "naive"
 
-    def trace(self, world: World, rays: Sequence[Ray], cyl: Sequence[tuple[float, ...]]) -> list:
+    def trace(self, world: World, rays: Sequence[Ray], cyl: Sequence[tuple[float, ...]]) -> list[Trace]:
         ed, pf, pn, _ = world.as_lists()
         tbuf = [0.0] * (3 * world.max_edges + 4)
-        out = []
+        out: list[Trace] = []
         for ax, ay, az, bx, by, bz in rays:
-            hits = []
+            hits: list[int] = []
             woods = 0.0
             for p in range(world.n_pieces):
                 z0 = pf[6 * p + 4]
@@ -69,7 +81,7 @@ NAIVE = NaiveBackend()
 
 
 def naive_line_of_sight(bf: Battlefield, scene: Scene, viewer_id: str, target_id: str, *,
-                        settings: Settings | None = None):  # type: ignore[no-untyped-def]
+                        settings: Settings | None = None) -> LosFact:
     """GEO-10 by the naive reference (same facts as `game.core.geometry.sight.los.line_of_sight`)."""
     from game.core.geometry.sight.los import line_of_sight
 
@@ -77,7 +89,7 @@ def naive_line_of_sight(bf: Battlefield, scene: Scene, viewer_id: str, target_id
 
 
 def naive_cover_against(bf: Battlefield, scene: Scene, attacker_id: str, target_id: str, *,
-                        settings: Settings | None = None):  # type: ignore[no-untyped-def]
+                        settings: Settings | None = None) -> CoverFact:
     """GEO-12/13/14 by the naive reference (same facts as `game.core.geometry.sight.cover.cover_against`)."""
     from game.core.geometry.sight.cover import cover_against
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class World:
     stamp: np.ndarray = field(repr=False)
     cand: np.ndarray = field(repr=False)
     tbuf: np.ndarray = field(repr=False)
-    _lists: tuple | None = field(default=None, repr=False)
+    _lists: tuple[list[float], list[float], list[int], list[int]] | None = field(default=None, repr=False)
 
     @property
     def n_pieces(self) -> int:
@@ -62,7 +63,7 @@ class World:
     def n_edges(self) -> int:
         return len(self.ed) // 4
 
-    def as_lists(self) -> tuple:
+    def as_lists(self) -> tuple[list[float], list[float], list[int], list[int]]:
         """(ed, pf, pn, wi) as Python lists, for the pure-Python paths (list indexing beats numpy scalars)."""
         if self._lists is None:
             self._lists = (self.ed.tolist(), self.pf.tolist(), self.pn.tolist(), self.wi.tolist())
@@ -108,9 +109,9 @@ def build_world(bf: Battlefield, *, cell: float = GRID_TARGET_CELL) -> World:
         ix1 = min(nx - 1, int(math.floor((pfa[6 * i + 2] + 2 * PAD - ox) / cell)))
         iy0 = max(0, int(math.floor((pfa[6 * i + 1] - 2 * PAD - oy) / cell)))
         iy1 = min(ny - 1, int(math.floor((pfa[6 * i + 3] + 2 * PAD - oy) / cell)))
-        for r in range(iy0, iy1 + 1):
-            for c in range(ix0, ix1 + 1):
-                buckets[r * nx + c].append(i)
+        for row in range(iy0, iy1 + 1):
+            for col in range(ix0, ix1 + 1):
+                buckets[row * nx + col].append(i)
     cs = np.zeros(nx * ny + 1, dtype=np.int64)
     cs[1:] = np.cumsum([len(b) for b in buckets])
     ci = np.array([p for b in buckets for p in b], dtype=np.int64)
@@ -141,9 +142,10 @@ def world_of(bf: Battlefield) -> World:
     return w
 
 
-def query_memo(bf: Battlefield) -> dict:
-    """The per-query memo of a battlefield (cleared by `clear_query_caches`)."""
-    return bf.cache.setdefault(MEMO_KEY, {})
+def query_memo(bf: Battlefield) -> dict[tuple[object, ...], Any]:
+    """The per-query memo of a battlefield (cleared by `clear_query_caches`): query key -> its fact."""
+    memo: dict[tuple[object, ...], Any] = bf.cache.setdefault(MEMO_KEY, {})
+    return memo
 
 
 def clear_query_caches(bf: Battlefield) -> None:
