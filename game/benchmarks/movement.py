@@ -1,4 +1,4 @@
-"""Movement speed: shortest paths (uniform, through difficult ground, between levels), graph build and move-range reach."""
+"""Movement speed: shortest paths (uniform, difficult ground, between levels), graph build and move-range reach."""
 from __future__ import annotations
 
 import math
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import shapely  # type: ignore[import-untyped]
+    import shapely
 
     from game.core.battlefield import Base, Battlefield, Point3
 
@@ -23,18 +23,18 @@ MOVE_BUDGET = 7.0  # a 6" Move with a 1" base (GEO-8, GAP-86)
 
 
 def _bench_map() -> tuple[Path, int, Battlefield]:
-    from game.benchmarks.maps import _edges
+    from game.benchmarks.maps import edge_count
     from game.maps.loader import load_map
 
     maps = sorted(MAPS_DIR.glob("*.tmx"))
-    edges = {p: _edges(p) for p in maps}
+    edges = {p: edge_count(p) for p in maps}
     path = max(maps, key=lambda p: (edges[p], p.name))
     return path, edges[path], load_map(path)
 
 
 def _legal_point(bf: Battlefield, rng: random.Random, bases: list[Base], z: float = 0.0, *,
                  region: shapely.Geometry | None = None) -> Point3:
-    import shapely  # type: ignore[import-untyped]
+    import shapely
 
     from game.core.geometry.movement.positions import position_fact
 
@@ -63,7 +63,7 @@ def _scene(bf: Battlefield, rng: random.Random) -> list[Base]:
 
 def _queries(bf: Battlefield, rng: random.Random, bases: list[Base], n: int) -> tuple[Pairs, Pairs, Pairs]:
     """n distinct (start, goal) pairs per kind: uniform ground, through difficult ground, between levels."""
-    import shapely  # type: ignore[import-untyped]
+    import shapely
 
     from game.core.geometry.movement.graph import connected_levels, graph
     from game.core.geometry.terrain import levels, pieces_at
