@@ -2,8 +2,9 @@
 
 Every function here is written in the small subset of Python that numba also compiles: scalars, flat
 indexable sequences (Python lists or numpy arrays) and calls to the other functions of this module or of
-`game.core.geometry.sight.kernels`. The naive reference (`game.core.geometry.sight.naive`) runs this source as plain Python;
-the fast path (`game.core.geometry.sight.jit`) compiles the very same functions. There is no second predicate.
+`game.core.geometry.sight.kernels`. The naive reference (`game.core.geometry.sight.naive`) runs this source as
+plain Python; the fast path (`game.core.geometry.sight.jit`) compiles the very same functions. There is no
+second predicate.
 
 Footprints are stored as flat edge lists `ed = [x0, y0, x1, y1, x0, y0, ...]` (outer ring and hole rings
 together): piece `p` owns edges `e0 <= k < e1`.

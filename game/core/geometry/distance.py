@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 
 from game.core.battlefield import Base, Battlefield, Point2, TerrainPiece
 from game.core.settings import Settings
@@ -87,7 +88,7 @@ def on_table(bf: Battlefield, x: float, y: float, radius: float) -> bool:
 
 def polyline_length(points: list[Point2] | tuple[Point2, ...]) -> float:
     """Length of a 2D polyline in inches."""
-    return sum(math.hypot(x1 - x0, y1 - y0) for (x0, y0), (x1, y1) in zip(points, points[1:]))
+    return sum(math.hypot(x1 - x0, y1 - y0) for (x0, y0), (x1, y1) in pairwise(points))
 
 
 def segment_point_distance(p0: Point2, p1: Point2, q: Point2) -> float:

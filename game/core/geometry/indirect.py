@@ -65,7 +65,8 @@ def _piece_distance(world: World, p: int, x: float, y: float, r: float) -> float
     return circle_piece_distance(x, y, r, ed, pn[5 * p], pn[5 * p + 1])
 
 
-def _shadows(world: World, crossed: tuple[int, ...], a: Base, tx: float, ty: float, tz: float, tr: float) -> list[ShadowFact]:
+def _shadows(world: World, crossed: tuple[int, ...], a: Base, tx: float, ty: float, tz: float,
+             tr: float) -> list[ShadowFact]:
     out = []
     for p in crossed:
         piece = world.pieces[p]
@@ -127,7 +128,8 @@ def deviation_distance(d10: int, *, settings: Settings | None = None) -> float:
     return d10 * DEVIATION_DISTANCE[settings["deviation.distance"]]
 
 
-def deviation_point(point: Point2 | Point3, d10: int, angle: float, *, settings: Settings | None = None) -> DeviationFact:
+def deviation_point(point: Point2 | Point3, d10: int, angle: float, *,
+                    settings: Settings | None = None) -> DeviationFact:
     """GEO-18: new point = intended point + distance(d10) * (cos angle, sin angle); a pure function."""
     dist = deviation_distance(d10, settings=settings)
     x, y = float(point[0]), float(point[1])

@@ -186,7 +186,8 @@ def template_coverage(bf: Battlefield, scene: Scene, kind: TemplateKind | str, o
         shield = tuple(int(p.id) for p in crossed if _shields(p, o3[2], b.z, kinds))
         soft = tuple(int(p.id) for p in crossed if not _shields(p, o3[2], b.z, kinds) and _soft(p, o3[2], b.z))
         if shield:
-            effect, why = TemplateEffect.SHIELDED, f"GEO-16: shielded by pieces {list(shield)} between it and the origin"
+            effect = TemplateEffect.SHIELDED
+            why = f"GEO-16: shielded by pieces {list(shield)} between it and the origin"
         elif soft:
             effect, why = TemplateEffect.SOFT_COVER, f"GEO-16: soft cover {list(soft)} between: +2 to its save"
         else:

@@ -1,4 +1,4 @@
-"""Terrain as movement sees it: levels (ground, floors, roofs) and the pieces that block, slow or trip a base (GEO-7, GEO-8, GEO-24)."""
+"""Terrain for movement: levels (ground, floors, roofs), pieces that block, slow or trip (GEO-7, GEO-8, GEO-24)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -168,7 +168,8 @@ def pieces_at(bf: Battlefield, z: float, height: float) -> PiecesAt:
     return hit
 
 
-def blocking_piece_at(bf: Battlefield, x: float, y: float, z: float, radius: float, height: float) -> TerrainPiece | None:
+def blocking_piece_at(bf: Battlefield, x: float, y: float, z: float, radius: float,
+                      height: float) -> TerrainPiece | None:
     """The first piece impassable at the model's level that a base at (x, y) would overlap (GEO-7)."""
     at = pieces_at(bf, z, height)
     pt = Point(x, y)
@@ -182,7 +183,7 @@ def stand_z(bf: Battlefield, x: float, y: float, z: float, radius: float, height
     at = pieces_at(bf, z, height)
     pt = Point(x, y)
     top = z
-    for p, poly in zip(at.platforms, at.platform_polys):
+    for p, poly in zip(at.platforms, at.platform_polys, strict=True):
         if poly.distance(pt) < radius - EPS:
             top = max(top, p.top_z)
     return top

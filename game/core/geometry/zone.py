@@ -1,9 +1,10 @@
-"""Zone geometry: Reaction Radius triggers (GEO-19), leash (GEO-20), cohesion (GEO-21), Leader and Inspect ranges (GEO-22/23)."""
+"""Zone geometry: Reaction Radius triggers (GEO-19), leash (GEO-20), cohesion (GEO-21), Leader, Inspect (GEO-22/23)."""
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from game.core.battlefield import Base, Battlefield, Point2, Point3, Scene
 from game.core.geometry.distance import base_distance, segment_point_distance
@@ -103,7 +104,7 @@ def path_triggers(path: Sequence[Point2], radius: float, location_points: Mappin
         if len(pts) == 1:
             best, seg = math.hypot(pts[0][0] - q[0], pts[0][1] - q[1]), -1
         else:
-            dists = [segment_point_distance(a, b, q) for a, b in zip(pts, pts[1:])]
+            dists = [segment_point_distance(a, b, q) for a, b in pairwise(pts)]
             seg = min(range(len(dists)), key=dists.__getitem__)
             best = dists[seg]
         out.append(TriggerFact(name, q, best <= limit + EPS, best, limit, seg))

@@ -1,10 +1,11 @@
-"""The exact cost and legality of a base's centre path in inches: open, difficult, climbed, stairs and ladders (GEO-7, GEO-8, GEO-24)."""
+"""The exact cost and legality of a base's centre path: walked, difficult, climbed, stairs (GEO-7, GEO-8, GEO-24)."""
 from __future__ import annotations
 
 import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import shapely
 from shapely import LineString, Point
@@ -198,7 +199,8 @@ def _walk(bf: Battlefield, index: int, a: Point3, b: Point3, radius: float, heig
         reach = radius + e.radius
         if e.x < lo_x - reach or e.x > hi_x + reach or e.y < lo_y - reach or e.y > hi_y + reach:
             continue
-        if vertically_overlap(z, height, e.z, e.height) and segment_point_distance(a[:2], b[:2], (e.x, e.y)) < radius + e.radius - EPS:
+        if (vertically_overlap(z, height, e.z, e.height)
+                and segment_point_distance(a[:2], b[:2], (e.x, e.y)) < radius + e.radius - EPS):
             depth = radius + e.radius - segment_point_distance(a[:2], b[:2], (e.x, e.y))
             raise _Illegal(f"segment {index} {_pt(a)}->{_pt(b)} passes through enemy {e.id} "
                            f"(the bases would overlap by {_f(depth)}\")", "GEO-8", index, excess=depth)
@@ -233,7 +235,7 @@ def _walk(bf: Battlefield, index: int, a: Point3, b: Point3, radius: float, heig
         diff = float(shapely.length(shapely.intersection(seg, at.difficult_union)))
         if diff > EPS:
             extra += (float(settings["move.difficult_mult"]) - 1.0) * diff
-            touched.extend(p.id for p, q in zip(at.difficult, at.difficult_polys) if q.intersects(seg))
+            touched.extend(p.id for p, q in zip(at.difficult, at.difficult_polys, strict=True) if q.intersects(seg))
     low_extra = float(settings["move.low_obstacle_extra"])
     if low_extra:
         for j in at.low_tree.query(seg):
@@ -289,7 +291,7 @@ def path_cost(
     segs: list[SegmentCost] = []
     total = 0.0
     try:
-        for i, (a, b) in enumerate(zip(pts, pts[1:]), start=1):
+        for i, (a, b) in enumerate(pairwise(pts), start=1):
             if abs(b[2] - a[2]) > Z_TOL:
                 sc = _vertical(bf, i, a, b, radius, height, can_climb)
             else:
@@ -318,7 +320,8 @@ def _fail(bad: _Illegal, pts: tuple[Point3, ...], segs: tuple[SegmentCost, ...],
 def _check_end(bf: Battlefield, p: Point3, radius: float, height: float, others: Sequence[Base], n: int) -> float:
     """GEO-6/GEO-7 end position: on a floor, on no other base, on no impassable piece and no low obstacle."""
     for o in others:
-        if vertically_overlap(p[2], height, o.z, o.height) and math.hypot(o.x - p[0], o.y - p[1]) < radius + o.radius - EPS:
+        if (vertically_overlap(p[2], height, o.z, o.height)
+                and math.hypot(o.x - p[0], o.y - p[1]) < radius + o.radius - EPS):
             depth = radius + o.radius - math.hypot(o.x - p[0], o.y - p[1])
             raise _Illegal(f"the path ends on {o.id}'s base (overlap {_f(depth)}\"); friends may be passed, "
                            "not ended on", "GEO-6", 0, excess=depth)

@@ -149,7 +149,7 @@ def build(bf: Battlefield, radius: float, height: float, *, settings: Settings |
         if mine:
             arr = np.asarray([(p[0], p[1]) for p in mine])
             ok = free_points(navs[lid], arr[:, 0], arr[:, 1])
-            kept.extend(p for p, k in zip(mine, ok) if k)
+            kept.extend(p for p, k in zip(mine, ok, strict=True) if k)
     pts = kept
     links = connector_links(bf, radius, height, s) + climb_links(bf, radius, height, s) + \
         over_links(bf, radius, height, s)

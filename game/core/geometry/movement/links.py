@@ -1,4 +1,4 @@
-"""Links the visibility graph cannot see: stairs, ladders, climbs and up-and-over walls, and difficult-ground nodes (GEO-24, GEO-27)."""
+"""Links visibility cannot see: stairs, ladders, climbs, up-and-over walls; difficult-ground nodes (GEO-24, GEO-27)."""
 from __future__ import annotations
 
 import math
@@ -61,7 +61,7 @@ def connector_links(bf: Battlefield, radius: float, height: float, s: Settings) 
 def _edge_samples(ring: shapely.LinearRing, step: float) -> Iterator[tuple[tuple[float, float], tuple[float, float]]]:
     """(point, outward normal) samples along each edge of an interior-on-the-left ring."""
     pts = np.asarray(ring.coords)
-    for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:]):
+    for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:], strict=True):
         length = math.hypot(x1 - x0, y1 - y0)
         if length < 0.5:
             continue
@@ -101,7 +101,7 @@ def over_links(bf: Battlefield, radius: float, height: float, s: Settings) -> li
     out = []
     for lv in levels(bf):
         at = pieces_at(bf, lv.z, height)
-        for p, poly in zip(at.blockers, at.blocker_polys):
+        for p, poly in zip(at.blockers, at.blocker_polys, strict=True):
             if not p.climbable or p.surface or p.top_z - lv.z <= 1.0:
                 continue
             if lv.support is not None and not poly.intersects(lv.support):
@@ -134,7 +134,7 @@ def difficult_samples(dif: shapely.Geometry) -> list[tuple[float, float]]:
             continue
         for ring in (poly.exterior, *poly.interiors):
             pts = np.asarray(ring.coords)
-            for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:]):
+            for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:], strict=True):
                 n = max(1, int(math.ceil(math.hypot(x1 - x0, y1 - y0) / DIFFICULT_STEP)))
                 for k in range(n):
                     out.append((x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 import shapely
@@ -105,7 +106,7 @@ class PathQuery:
         self.ex, self.ey, self.er = np.asarray(ex, float), np.asarray(ey, float), np.asarray(er, float)
         self.el = np.asarray(el, np.int64)
         self.by_level = {}
-        for x, y, r, lid in zip(ex, ey, er, el):
+        for x, y, r, lid in zip(ex, ey, er, el, strict=True):
             self.by_level.setdefault(lid, []).append((x, y, r))
         self.circles = (np.concatenate([g.cx, self.ex]), np.concatenate([g.cy, self.ey]),
                         np.concatenate([g.c0, np.zeros(len(ex))]), np.concatenate([g.cw, np.full(len(ex), TAU)]))
@@ -219,7 +220,7 @@ class PathQuery:
         self._wrap_enemy_arcs(qc, qs, qo)
         self._hooks(qc, qs, qo)
         for fr, to, co, ki in zip(b.cat("efrom", np.int64).tolist(), b.cat("eto", np.int64).tolist(),
-                                  b.cat("ecost", float).tolist(), b.cat("ekind", np.int64).tolist()):
+                                  b.cat("ecost", float).tolist(), b.cat("ekind", np.int64).tolist(), strict=True):
             self.extra.setdefault(fr, []).append((to, co, ki))
 
     def _wrap_enemy_arcs(self, qc: Ints, qs: Ints, qo: Floats) -> None:
@@ -337,7 +338,7 @@ class PathQuery:
         chain.reverse()
         kinds.reverse()
         out: list[Point3] = [self.point3(chain[0])]
-        for (u, v), k in zip(zip(chain, chain[1:]), kinds):
+        for (u, v), k in zip(pairwise(chain), kinds, strict=True):
             if k == ARC:
                 out.extend(self.arc_points(u, v))
             out.append(self.point3(v))
@@ -369,7 +370,7 @@ class PathQuery:
         cx, cy, c0 = float(self.circles[0][ci]), float(self.circles[1][ci]), float(self.circles[2][ci])
         _, xs, ys = arc_vertices(cx, cy, float(self.cr[ci]), c0 + o1, delta)
         z = self.point3(u)[2]
-        return [(float(x), float(y), z) for x, y in zip(xs, ys)]
+        return [(float(x), float(y), z) for x, y in zip(xs, ys, strict=True)]
 
 
 def _without(ens: Enemies, x: float, y: float) -> Enemies:

@@ -60,8 +60,9 @@ OccluderArrays = tuple[Floats, Floats, Ints, Floats, Ints]  # vertex x, y, polyg
 
 @dataclass(frozen=True, slots=True)
 class _Occluders:
-    """Convex obstacles of one level as flat arrays for `game.core.geometry.movement.reach_kernels` (inflated blockers and the
-    space off the floor are SOLID, difficult ground is DIFFICULT), and where a base centre may end."""
+    """Convex obstacles of one level as flat arrays for `game.core.geometry.movement.reach_kernels` (inflated
+    blockers and the space off the floor are SOLID, difficult ground is DIFFICULT), and where a base centre may
+    end."""
 
     vx: np.ndarray
     vy: np.ndarray
@@ -244,8 +245,8 @@ def reach(bf: Battlefield, start: Point3, budget: float, *, radius: float, heigh
     """GEO-8/GEO-27: every point a base can end at from `start` for at most `budget` (per level). One-to-all
     search on the NavGraph; from each reached point and departure point round a corner, the disc of the
     remaining allowance minus what obstacles hide (a visibility polygon by the angular sweep of
-    `game.core.geometry.movement.reach_kernels`); difficult ground at `move.difficult_mult` from its edges. The regions of all
-    viewpoints of a level are merged in one `shapely.union_all`."""
+    `game.core.geometry.movement.reach_kernels`); difficult ground at `move.difficult_mult` from its edges. The
+    regions of all viewpoints of a level are merged in one `shapely.union_all`."""
     s = settings or Settings.defaults()
     start = (float(start[0]), float(start[1]), float(start[2]))
     enemies = enemy_bases(others, side)

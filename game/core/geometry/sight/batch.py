@@ -103,7 +103,7 @@ def check_pairs(bf: Battlefield, scene: Scene, pairs: Sequence[tuple[str, str]],
                             world.gn, world.cs, world.ci, world.wi, cyla, len(cyl), _params(settings), world.stamp,
                             world.cand, world.tbuf, xl, cidx, cdist, cptr, out)
     rows = out.reshape(-1, VERDICT_WIDTH).tolist()
-    return tuple(_verdict(world, a, t, r) for (a, t), r in zip(pairs, rows))
+    return tuple(_verdict(world, a, t, r) for (a, t), r in zip(pairs, rows, strict=True))
 
 
 def all_pairs(bf: Battlefield, scene: Scene, ids: Sequence[str] | None = None, *,

@@ -53,7 +53,8 @@ class CoverFact:
 
 
 def degrade(cover: Cover, *, settings: Settings | None = None) -> Cover:
-    """GEO-14 / CORE-3.6.ELEVATED: one step down (hardened -> `elev.hardened_becomes`, hard -> soft, soft -> obstruction)."""
+    """GEO-14 / CORE-3.6.ELEVATED: one step down (hardened -> `elev.hardened_becomes`, hard -> soft,
+    soft -> obstruction)."""
     settings = settings or Settings.defaults()
     if cover is Cover.HARDENED:
         return Cover(settings["elev.hardened_becomes"])

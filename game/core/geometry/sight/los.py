@@ -89,7 +89,7 @@ class FastBackend:
         dist = np.empty(max(world.n_pieces, 1), dtype=np.float64)
         n = k.contacts(float(x), float(y), float(r), float(reach), world.ed, world.pf, world.pn, world.gf,
                        world.gn, world.cs, world.ci, world.stamp, world.cand, idx, dist, 0)
-        return tuple(sorted(zip(idx[:n].tolist(), dist[:n].tolist())))
+        return tuple(sorted(zip(idx[:n].tolist(), dist[:n].tolist(), strict=True)))
 
 
 FAST = FastBackend()
@@ -173,7 +173,7 @@ def trace_facts(world: World, viewer: str, target: str, rays: Sequence[Ray], tra
                 owners: Sequence[int | str], depth: float) -> tuple[RayFact, ...]:
     """Turn backend traces into RayFacts (GEO-10 blocked iff a blocks_los prism, woods > depth, or smoke)."""
     out = []
-    for i, (ray, (hits, cyl_hits, wlen)) in enumerate(zip(rays, traces)):
+    for i, (ray, (hits, cyl_hits, wlen)) in enumerate(zip(rays, traces, strict=True)):
         blockers = tuple(sorted(int(world.pieces[p].id) for p in hits if world.pn[5 * p + 2] & 1))
         woods = tuple(sorted(int(world.pieces[p].id) for p in hits if world.pn[5 * p + 2] & 2))
         through = tuple(sorted(int(world.pieces[p].id) for p in hits if not world.pn[5 * p + 2] & 3))
@@ -194,7 +194,8 @@ def _los_reasons(a: str, t: str, fact_rays: tuple[RayFact, ...], ast: bool, tsa:
     for who, other, seen, half in ((a, t, ast, fact_rays[:10]), (t, a, tsa, fact_rays[10:])):
         open_n = sum(1 for r in half if not r.blocked)
         if seen:
-            reasons.append(f"GEO-10: {who} sees {other}: {open_n}/10 rays open (first: {next(r.label for r in half if not r.blocked)})")
+            first = next(r.label for r in half if not r.blocked)
+            reasons.append(f"GEO-10: {who} sees {other}: {open_n}/10 rays open (first: {first})")
         else:
             why = sorted({p for r in half for p in r.blocked_by})
             parts = []

@@ -1,8 +1,9 @@
 """Compiled batch verdicts (GEO-10, GEO-12, GEO-13, GEO-14): LOS both ways, cover and obstructions per pair.
 
 Same compilable subset as `game.core.geometry.crossing`. These kernels give the bare verdict of a check (no
-reasons) for the AI and for whole-board previews; `game.core.geometry.sight.los` and `game.core.geometry.sight.cover` give the same
-verdicts with their reasons, and tests and the benchmark assert that both agree with the naive reference.
+reasons) for the AI and for whole-board previews; `game.core.geometry.sight.los` and
+`game.core.geometry.sight.cover` give the same verdicts with their reasons, and tests and the benchmark assert
+that both agree with the naive reference.
 
 `bases` is flat [x, y, z, r, h] per model. `params` is [woods_depth, contact_tol, elev_step,
 ignore_attacker_contact (0/1), elevation ignores obstructions (0/1), rank hardened degrades to].
