@@ -4,12 +4,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from game.core.actions import Action
+from game.core.battlefield import Battlefield
 from game.core.events import Event, describe
 from game.core.record import Record
-from game.core.battlefield import Battlefield
 from game.core.rules import Scenario, apply, map_demo, new_game, scenario
 from game.core.settings import Settings, SettingsError
 from game.core.state import GameState, Phase
@@ -69,7 +69,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="override a house setting (docs/settings.md), e.g. --set deviation.distance=roll*2")
     p.add_argument("--json", action="store_true", help="print the canonical JSON event log instead of text")
     p.add_argument("--record", metavar="FILE", help="also write the game record (JSON) to FILE")
-    p.add_argument("--map", metavar="TMX", help="play on a Tiled map (e.g. maps/bench-town.tmx) instead of the open table")
+    p.add_argument("--map", metavar="TMX",
+                   help="play on a Tiled map (e.g. maps/bench-town.tmx) instead of the open table")
 
 
 def run(args: argparse.Namespace) -> int:

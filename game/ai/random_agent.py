@@ -31,11 +31,10 @@ from game.core.actions import (
     UseItem,
     Withdraw,
 )
-from game.core.rules import settings_of
 from game.core.geometry.polygon import polygon_bounds
-from game.core.rules import eligible_units, hustle_due, remaining, validate
-from game.core.state import GameState, ModelState, Phase
+from game.core.rules import eligible_units, hustle_due, remaining, settings_of, validate
 from game.core.rules.stats import move_allowance
+from game.core.state import GameState, ModelState, Phase
 
 
 class RandomAgent:
@@ -211,7 +210,7 @@ class RandomAgent:
             return None
         pts = [res.points[0]]
         left = budget
-        for a, b in zip(res.points, res.points[1:]):
+        for a, b in zip(res.points, res.points[1:], strict=False):
             seg = math.dist(a, b)
             if seg <= left:
                 pts.append(b)

@@ -281,8 +281,8 @@ class FlameAttack(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     c.__name__: c
     for c in (Deploy, ChooseInitiative, Activate, EndActivation, Interrupt, DeclineInterrupt, DeclineMedKit,
-              Move, Climb, Jump, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order, RangedAttack, MeleeAttack,
-              Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack)
+              Move, Climb, Jump, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order, RangedAttack,
+              MeleeAttack, Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack)
 }
 
 

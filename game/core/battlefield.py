@@ -141,7 +141,7 @@ class Battlefield:
     cache: dict[Hashable, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @staticmethod
-    def open_table(width: float = 36.0, height: float = 36.0) -> "Battlefield":
+    def open_table(width: float = 36.0, height: float = 36.0) -> Battlefield:
         """An open table with no terrain (INTRO-1.1.TABLE default 36"x36")."""
         return Battlefield(name=f"open-{width:g}x{height:g}", width=width, height=height)
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Protocol
+from typing import Protocol
 
 from game.core.settings import Settings
 
@@ -163,7 +164,8 @@ class PoolResult:
         return sum(self.success)
 
 
-def evaluate_pool(faces: tuple[int, ...], tn: int, *, crits: bool = True, settings: Settings | None = None) -> PoolResult:
+def evaluate_pool(faces: tuple[int, ...], tn: int, *, crits: bool = True,
+                  settings: Settings | None = None) -> PoolResult:
     """Evaluate a D10 roll-under pool with the critical rules (INTRO-1.2.CRIT-*, GAP-11, GAP-15).
 
     Dice are never modified (GAP-15). With crits, a natural 1 succeeds and a natural 10 fails whatever

@@ -65,7 +65,8 @@ def describe(e: Event) -> str:
     if t == "turn_start":
         return f"=== Turn {d['turn']} of {d['turn_limit']} ===  ({rules})"
     if t == "initiative":
-        rolls = ", ".join(f"{s}: {r['die']} - {r['pinned_units']} pinned = {r['result']}" for s, r in d["rolls"].items())
+        rolls = ", ".join(f"{s}: {r['die']} - {r['pinned_units']} pinned = {r['result']}" for s,
+                          r in d["rolls"].items())
         return f"initiative: {rolls}  ({rules})"
     if t == "deploy":
         return f"  {d['model']} deployed at ({_fmt_num(d['x'])},{_fmt_num(d['y'])})  ({rules})"

@@ -5,15 +5,16 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, TypedDict
+from typing import TypedDict
 
-from game.core.version import ENGINE_VERSION
 from game.core.actions import Action, action_from_json
 from game.core.battlefield import Battlefield
 from game.core.events import Event, JSONObject, JSONValue
 from game.core.state import SAVE_VERSION, GameState
+from game.core.version import ENGINE_VERSION
 
 RECORD_FORMAT = "zona-alfa-record"
 SAVE_FORMAT = "zona-alfa-save"
@@ -71,7 +72,7 @@ class Record:
         }
 
     @staticmethod
-    def from_json(data: object, *, where: str = "record") -> "Record":
+    def from_json(data: object, *, where: str = "record") -> Record:
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f"{where}: not a Zona Alfa record (expected \"format\": \"{RECORD_FORMAT}\")")
         for key in ("scenario", "seed", "actions"):

@@ -4,11 +4,12 @@ from __future__ import annotations
 import json
 import math
 import tomllib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 HOUSE_FILE = "house.toml"
 TYPES = ("bool", "int", "float", "str", "list", "int_or_null")
@@ -158,11 +159,11 @@ class Settings(Mapping[str, Any]):
         self._overrides = clean
 
     @classmethod
-    def defaults(cls) -> "Settings":
+    def defaults(cls) -> Settings:
         return _defaults()
 
     @classmethod
-    def from_options(cls, options: list[str]) -> "Settings":
+    def from_options(cls, options: list[str]) -> Settings:
         """Settings from `--set key=value` command-line options."""
         return cls(dict(parse_override(o) for o in options), where="--set")
 

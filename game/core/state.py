@@ -255,7 +255,7 @@ class GameState:
         smoke = tuple(SmokeCloud(c["x"], c["y"], c["z"], c["radius"], c["height"]) for c in self.smoke)
         return Scene(bases, smoke)
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """An independent copy, PRNG included (python-chess Board.copy, OpenSpiel State.clone).
 
         The immutable battlefield is shared, not copied."""
@@ -269,7 +269,7 @@ class GameState:
         return out
 
     @staticmethod
-    def from_json(data: Mapping[str, Any], battlefield: Battlefield | None = None) -> "GameState":
+    def from_json(data: Mapping[str, Any], battlefield: Battlefield | None = None) -> GameState:
         st = _from_json(GameState, {k: v for k, v in data.items() if k != "battlefield"})
         if battlefield is not None:
             st.battlefield = battlefield

@@ -1,4 +1,5 @@
-"""Rules data (ARMORY-5, CORE-3.2, CORE-3.6, SKILL-6.1, EQUIP-6.2, CREW-7.1, HOSTILE-8.3, GEO-3): values, settings, errors."""
+"""Rules data (ARMORY-5, CORE-3.2, CORE-3.6, SKILL-6.1, EQUIP-6.2, CREW-7.1, HOSTILE-8.3, GEO-3): values, settings,
+errors."""
 from __future__ import annotations
 
 import re

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import pytest
 
@@ -35,7 +35,8 @@ def _rules_text() -> str:
 
 
 def _house_brackets(text: str) -> list[str]:
-    """Bodies of `[HOUSE ...]` brackets (HOUSE before the first backtick) and of brackets opening with a backticked key."""
+    """Bodies of `[HOUSE ...]` brackets (HOUSE before the first backtick) and of brackets opening with a backticked
+    key."""
     bodies = []
     for start in (m.start() for m in re.finditer(r"\[", text)):
         depth, end = 0, start

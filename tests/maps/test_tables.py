@@ -1,4 +1,5 @@
-"""The shipped Red Gypsy 3 tables and the sandbox (SCEN-10.1..10.3, GAP-99..GAP-101): anchors, capacity, rules coverage."""
+"""The shipped Red Gypsy 3 tables and the sandbox (SCEN-10.1..10.3, GAP-99..GAP-101): anchors, capacity, rules
+coverage."""
 from __future__ import annotations
 
 import math

@@ -20,7 +20,7 @@ TOWN = ROOT / "maps" / "bench-town.tmx"
 def _count(img: pygame.Surface, rgb: tuple[int, int, int], tol: int = 40) -> int:
     w, h = img.get_size()
     return sum(1 for x in range(0, w, 3) for y in range(0, h, 3)
-               if all(abs(a - b) <= tol for a, b in zip(img.get_at((x, y))[:3], rgb)))
+               if all(abs(a - b) <= tol for a, b in zip(img.get_at((x, y))[:3], rgb, strict=False)))
 
 
 def test_path_and_reach_overlays_are_drawn(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

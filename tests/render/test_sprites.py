@@ -22,7 +22,8 @@ ROOT = REPO_ROOT
 SPRITES = ROOT / "sprites"
 DATA = ROOT / "game" / "data"
 REQUIRED = [
-    "terrain/mud", "terrain/grass", "terrain/asphalt", "terrain/gravel", "terrain/floor-planks", "terrain/floor-concrete",
+    "terrain/mud", "terrain/grass", "terrain/asphalt", "terrain/gravel", "terrain/floor-planks",
+    "terrain/floor-concrete",
     "terrain/wall-brick", "terrain/wall-concrete", "terrain/roof-tin", "terrain/roof-slate", "terrain/hedge",
     "terrain/fence", "terrain/rubble", "terrain/sandbags", "terrain/junk", "terrain/stone", "terrain/forest-floor",
     "objects/tree-pine", "objects/tree-birch", "objects/tree-dead", "objects/btr", "objects/water-tower",

@@ -1,25 +1,44 @@
-"""The catalog loader: rules content from game/data/*.toml with house settings applied (ARMORY-5, CORE-3.2, CORE-3.6, SKILL-6.1, EQUIP-6.2, CREW-7.1, HOSTILE-8.3, GEO-3)."""
+"""The catalog loader: rules content from game/data/*.toml with house settings applied (ARMORY-5, CORE-3.2, CORE-3.6,
+SKILL-6.1, EQUIP-6.2, CREW-7.1, HOSTILE-8.3, GEO-3)."""
 from __future__ import annotations
 
 import copy
 import tomllib
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 from game.core.catalog.parse import (
-    Refs, TOMLTable, parse_armours, parse_bodies, parse_covers, parse_equipment, parse_grenades, parse_hostiles,
-    parse_levels, parse_recruits, parse_skills, parse_weapons,
+    Refs,
+    TOMLTable,
+    parse_armours,
+    parse_bodies,
+    parse_covers,
+    parse_equipment,
+    parse_grenades,
+    parse_hostiles,
+    parse_levels,
+    parse_recruits,
+    parse_skills,
+    parse_weapons,
 )
 from game.core.catalog.profiles import (
-    Catalog, CatalogError, Equipment, HostileAttack, HostileProfile, Obscured, Skill, UnitForm, Weapon, WeaponKind,
+    Catalog,
+    CatalogError,
+    Equipment,
+    HostileAttack,
+    HostileProfile,
+    Obscured,
+    Skill,
+    UnitForm,
+    Weapon,
+    WeaponKind,
 )
 from game.core.settings import Settings
-
-
 
 # --- settings applied to the raw data (CFG) -------------------------------------------------------
 
@@ -122,7 +141,8 @@ def _write(raw: dict[str, TOMLTable], file: str, path: tuple[str | int, ...], va
 # --- settings applied after parsing ---------------------------------------------------------------
 
 def _apply_weapon_settings(weapons: dict[str, Weapon], settings: Settings) -> dict[str, Weapon]:
-    """`melee.forbidden`, `crew.start_weapons` and `weapons.rpg_single_weapon` (ARMORY-5.1.MELEE-USE, GAP-05, GAP-42)."""
+    """`melee.forbidden`, `crew.start_weapons` and `weapons.rpg_single_weapon` (ARMORY-5.1.MELEE-USE, GAP-05,
+    GAP-42)."""
     for id in settings["melee.forbidden"]:
         if id not in weapons:
             raise CatalogError(f"setting 'melee.forbidden': unknown weapon {id!r}; known: {sorted(weapons)}")
@@ -146,7 +166,8 @@ def _apply_hostile_settings(hostiles: dict[str, HostileProfile], weapons: Mappin
         attacks = []
         for id in settings["hostiles.bandit.weapons"]:
             if id not in weapons:
-                raise CatalogError(f"setting 'hostiles.bandit.weapons': unknown weapon {id!r}; known: {sorted(weapons)}")
+                raise CatalogError(f"setting 'hostiles.bandit.weapons': unknown weapon {id!r}; "
+                                   f"known: {sorted(weapons)}")
             p = weapons[id].profile
             attacks.append(HostileAttack(id, p.fp or 1, p.damage))
         hostiles["bandit"] = replace(hostiles["bandit"], attacks=tuple(attacks))
@@ -210,7 +231,8 @@ def _check_unique(parsed: Mapping[str, Mapping[str, _Entry]]) -> None:
         names: dict[str, str] = {}
         for entry in entries.values():
             if entry.name in names:
-                raise CatalogError(f"{file} [{entry.id}].name: duplicate name {entry.name!r}, also [{names[entry.name]}]")
+                raise CatalogError(f"{file} [{entry.id}].name: duplicate name {entry.name!r}, "
+                                   f"also [{names[entry.name]}]")
             names[entry.name] = entry.id
     clash = set(parsed["weapons.toml"]) & set(parsed["grenades.toml"])
     if clash:

@@ -2,14 +2,33 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from enum import Enum
-from typing import Any, Iterable, Iterator, Mapping, TypedDict, TypeVar, overload
+from typing import Any, TypedDict, TypeVar, overload
 
 from game.core.catalog.profiles import (
-    Armour, Body, CatalogError, CoverClass, Equipment, EquipmentTable, ExperienceLevel, Grenade, GrenadeEffect,
-    HostileAttack, HostileProfile, Obscured, RecruitProfile, Skill, Special, Template, TemplateCover, UnitForm,
-    Weapon, WeaponKind, WeaponProfile,
+    Armour,
+    Body,
+    CatalogError,
+    CoverClass,
+    Equipment,
+    EquipmentTable,
+    ExperienceLevel,
+    Grenade,
+    GrenadeEffect,
+    HostileAttack,
+    HostileProfile,
+    Obscured,
+    RecruitProfile,
+    Skill,
+    Special,
+    Template,
+    TemplateCover,
+    UnitForm,
+    Weapon,
+    WeaponKind,
+    WeaponProfile,
 )
 
 E = TypeVar("E", bound=Enum)

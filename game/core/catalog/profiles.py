@@ -1,9 +1,10 @@
 """Rules-content value types: weapons, armour, cover, experience, skills, equipment, recruits, hostiles (frozen)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping, TypeVar
+from typing import TypeVar
 
 from game.core.tolerance import EPS
 

@@ -13,7 +13,8 @@ def odds_ctx(state: GameState) -> Ctx:
 
 
 def unit_facts(ctx: Ctx, m: ModelState, attacker: ModelState | None = None) -> UnitFacts:
-    """The unit of `m` in the resolver's wound order (game.core.rules.attack.casualty_order, GAP-77), its Pins, and whether an
+    """The unit of `m` in the resolver's wound order (game.core.rules.attack.casualty_order, GAP-77), its Pins, and
+    whether an
     `ai` side uses Med-Kits (AI-D.11)."""
     st = ctx.state
     unit = st.units[m.unit]

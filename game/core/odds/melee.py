@@ -1,4 +1,5 @@
-"""Exact odds of one melee round: both rolls, the parry decision, saves on both sides (COMBAT-4.2, COMBAT-4.3, AI-D.12)."""
+"""Exact odds of one melee round: both rolls, the parry decision, saves on both sides (COMBAT-4.2, COMBAT-4.3,
+AI-D.12)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,12 +7,12 @@ from fractions import Fraction
 
 from game.core.actions import IllegalAction, MeleeAttack
 from game.core.dice import Crit
-from game.core.rules.modifiers import AttackNumbers
 from game.core.odds.facts import odds_ctx, unit_facts
 from game.core.odds.pools import crit_of, pool_dist
 from game.core.odds.unit import Dist, Snap, UnitFacts, add_pins, inflict_on_unit
 from game.core.rules.attack import expected_wound_chance, lead_model, numbers, pooled_fp, situation
 from game.core.rules.melee import defender_weapon, melee_profile
+from game.core.rules.modifiers import AttackNumbers
 from game.core.rules.queries import catalog_of, sole_model
 from game.core.state import GameState
 
@@ -31,7 +32,8 @@ def parry_choice(policy: str, a_hits: int, d_hits: int, p_a: float, p_b: float) 
 
 @dataclass(frozen=True, slots=True)
 class MeleeOutcome:
-    """One melee round under one parry policy: hits, parries, Wounds and OOA on both sides (COMBAT-4.3.MELEE-RESULTS)."""
+    """One melee round under one parry policy: hits, parries, Wounds and OOA on both sides
+    (COMBAT-4.3.MELEE-RESULTS)."""
 
     policy: str
     attacker_hits: Dist
@@ -106,15 +108,15 @@ def melee_round(a_unit: UnitFacts, d_unit: UnitFacts, a_nums: tuple[AttackNumber
     denom = a_den * d_pool.denom * g_d ** a_max * g_a ** d_max
     a_crit: dict[str, int] = {}
     d_crit: dict[str, int] = {}
-    for (h, c), w in a_dist.items():
+    for (_, c), w in a_dist.items():
         a_crit[c.value] = a_crit.get(c.value, 0) + w
-    for h, c, w in d_pool.outcomes:
+    for _, c, w in d_pool.outcomes:
         d_crit[c.value] = d_crit.get(c.value, 0) + w
     outcomes = {}
     for pol in policies:
-        acc: dict[str, dict] = {}
+        acc: dict[str, dict[object, int]] = {}
 
-        def add(name: str, key: object, w: int) -> None:
+        def add(name: str, key: object, w: int, acc: dict[str, dict[object, int]] = acc) -> None:
             m = acc.setdefault(name, {})
             m[key] = m.get(key, 0) + w
 
@@ -126,11 +128,13 @@ def melee_round(a_unit: UnitFacts, d_unit: UnitFacts, a_nums: tuple[AttackNumber
                 k = parry_choice(pol, ah, dh, p_a, p_b) if (ah and dh) else 0
                 a_left, d_left = ah - k, dh - k
                 w0 = wa * wd
-                for d_branch, wdb in _saves(d_unit, d_snap, a_left, a_first.save.value, a_first.save_dice, g_d, a_max, cache):
+                for d_branch, wdb in _saves(d_unit, d_snap, a_left, a_first.save.value, a_first.save_dice, g_d, a_max,
+                                            cache):
                     d_after, d_wounds, d_scrit = d_branch
                     a_in = not a_snap[1][0]
                     n_a = d_left if a_in else 0
-                    for a_branch, wab in _saves(a_unit, a_snap, n_a, d_nums.save.value, d_nums.save_dice, g_a, d_max, cache):
+                    for a_branch, wab in _saves(a_unit, a_snap, n_a, d_nums.save.value, d_nums.save_dice, g_a, d_max,
+                                                cache):
                         a_after, a_wounds, a_scrit = a_branch
                         w = w0 * wdb * wab
                         add("ah", ah, w)
@@ -146,7 +150,8 @@ def melee_round(a_unit: UnitFacts, d_unit: UnitFacts, a_nums: tuple[AttackNumber
                         add("dsc", d_scrit, w)
                         add("asc", a_scrit, w)
         outcomes[pol] = MeleeOutcome(pol, *(Dist(acc.get(x, {}), denom) for x in
-                                            ("ah", "dh", "k", "left", "wd", "wa", "dooa", "aooa", "apins", "dpins", "dsc", "asc")))
+                                            ("ah", "dh", "k", "left", "wd", "wa", "dooa", "aooa", "apins", "dpins",
+                                             "dsc", "asc")))
     return MeleeOdds(a_unit.models[0].id, d_unit.models[0].id, a_nums, d_nums, Dist(a_crit, a_den),
                      Dist(d_crit, d_pool.denom), p_a, p_b, outcomes)
 

@@ -1,8 +1,9 @@
-"""Exact distributions of one D10 roll with the critical rules (INTRO-1.2.CRIT-*, GAP-11, GAP-14), as integer weights."""
+"""Exact distributions of one D10 roll with the critical rules (INTRO-1.2.CRIT-*, GAP-11, GAP-14), as integer
+weights."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from game.core.dice import Crit
 from game.core.settings import Settings
@@ -30,7 +31,7 @@ class PoolDist:
         self.by_succ, self.fail_by_succ, self.by_crit = by_succ, fail_by_succ, by_crit
         self.crit_names = tuple((c.value, w) for c, w in by_crit)
         self.rows = tuple((d, n - d, 4 * (n - d) + (d > 0), w, f)
-                          for d, (w, f) in enumerate(zip(by_succ, fail_by_succ)) if w)
+                          for d, (w, f) in enumerate(zip(by_succ, fail_by_succ, strict=False)) if w)
         self._outcomes, self._polys = outcomes, polys
 
     @property
@@ -46,7 +47,8 @@ class PoolDist:
 def _joint(n: int, polys: tuple[tuple[int, ...], ...] | None) -> tuple[tuple[int, Crit, int], ...]:
     """The joint (successes, crit) outcomes from the no-crit, crit-success, crit-failure and mix polynomials."""
     assert polys is not None
-    return tuple((k, c, w) for k, ws in enumerate(zip(*polys)) for c, w in zip(_BY_POLY, ws) if w)
+    return tuple((k, c, w) for k, ws in enumerate(zip(*polys, strict=False)) for c, w in zip(_BY_POLY, ws,
+                                                                                             strict=False) if w)
 
 
 _BY_POLY = (Crit.NONE, Crit.SUCCESS, Crit.FAILURE, Crit.MIX)
@@ -218,21 +220,21 @@ def closed_form(nmax: int, tn: int, group: int, *, keeps: bool, only_last: bool 
     factors = ((ws, wf), (ws + w1, wf), (ws, wf + w10), (ws + w1, wf + w10))
     for n in range(nmax + 1):
         if n:
-            polys = [_times(q, a, b) for q, (a, b) in zip(polys, factors)]
+            polys = [_times(q, a, b) for q, (a, b) in zip(polys, factors, strict=False)]
         if only_last and n < nmax:
             out.append(None)
             continue
         none, no10, no1, every = polys
-        succ = tuple(a - b for a, b in zip(no10, none))
-        fail = tuple(a - b for a, b in zip(no1, none))
-        mix = [e - a - b + c for e, a, b, c in zip(every, no10, no1, none)]
+        succ = tuple(a - b for a, b in zip(no10, none, strict=False))
+        fail = tuple(a - b for a, b in zip(no1, none, strict=False))
+        mix = [e - a - b + c for e, a, b, c in zip(every, no10, no1, none, strict=False)]
         if plain_mix:
             total = sum(mix)
             mix = [0] * (n + 1)
             mix[n if tn >= 10 else 0] = total
         t_none, t_succ, t_fail, t_mix = sum(none), sum(succ), sum(fail), sum(mix)
         by_crit = ((Crit.NONE, t_none), (Crit.SUCCESS, t_succ), (Crit.FAILURE, t_fail), (Crit.MIX, t_mix))
-        by_succ = tuple(a + b + c + m for a, b, c, m in zip(none, succ, fail, mix))
+        by_succ = tuple(a + b + c + m for a, b, c, m in zip(none, succ, fail, mix, strict=False))
         out.append(PoolDist(n, tn, base ** n, None, by_succ, fail, tuple(x for x in by_crit if x[1]),
                             (tuple(none), succ, fail, tuple(mix))))
     return out

@@ -1,14 +1,15 @@
 """Exact odds of a declared attack before it is rolled, from the resolver's own TN function and steps (COMBAT-4.*)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from game.core.dice import Crit, TargetNumber
-from game.core.rules.modifiers import AttackNumbers, AttackSituation, will_tn
 from game.core.odds.pools import pool_dist, pool_dists
 from game.core.odds.unit import Dist, Snap, UnitFacts, add_pins, inflict_on_unit, will_target
+from game.core.rules.modifiers import AttackNumbers, AttackSituation, will_tn
 from game.core.settings import Settings
 from game.core.state import ModelState
 
@@ -217,13 +218,14 @@ def _round_ends(u: UnitFacts, snap0: Snap, first: int, ends: list[int], no_roll:
             will_crit["no_roll"] = will_crit.get("no_roll", 0) + w_plain * 10
     marginals: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
     for key, w in leaves.items():
-        for m, k in zip(marginals, key):
+        for m, k in zip(marginals, key, strict=False):
             m[k] = m.get(k, 0) + w
     ooa_d, lost_d, pins_d, will_d = marginals
     return ooa_d, lost_d, will_d, will_crit, pins_d
 
 
-def will_fn(situation: AttackSituation, *, catalog: Any, settings: Settings) -> Callable[[ModelState, int], TargetNumber | None]:
+def will_fn(situation: AttackSituation, *, catalog: Any,
+            settings: Settings) -> Callable[[ModelState, int], TargetNumber | None]:
     """The deflection check's TN for a model as it stands, with models lost (modifiers.will_tn, the one TN function)."""
     def tn(m: ModelState, lost: int) -> TargetNumber | None:
         s = situation if lost == situation.casualties else replace(situation, casualties=lost)

@@ -3,9 +3,10 @@ save and Will check of each model, and the Burn chain (GAP-70..75, GEO-16, GEO-1
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from game.core.actions import FlameAttack, TemplateAttack, ThrowGrenade
 from game.core.battlefield import Battlefield, Point2, Scene
@@ -13,18 +14,18 @@ from game.core.catalog.profiles import GrenadeEffect, Special, Template
 from game.core.dice import Crit, Modifier, TargetNumber
 from game.core.geometry.distance import EPS
 from game.core.geometry.indirect import deviation_distance
-from game.core.rules.modifiers import AttackSituation, save_tn
+from game.core.geometry.templates import TemplateKind, template_coverage
 from game.core.odds.facts import odds_ctx, unit_facts
-from game.core.odds.ranged import RoundOdds, Tally, defender_round, will_fn
 from game.core.odds.pools import pool_dist
-from game.core.odds.unit import Dist, Snap, UnitFacts, add_pins, inflict, decide_medkits, will_target
+from game.core.odds.ranged import RoundOdds, Tally, defender_round, will_fn
+from game.core.odds.unit import Dist, Snap, UnitFacts, add_pins, decide_medkits, inflict, will_target
 from game.core.rules.attack import weapon_and_profile
 from game.core.rules.blasts import Blast, blast_tn, delivery, grenade_blast, weapon_blast
+from game.core.rules.modifiers import AttackSituation, save_tn
 from game.core.rules.queries import aim_pending, catalog_of, leader_bonus, sole_model
 from game.core.rules.stats import will_tn as plain_will_tn
 from game.core.settings import Settings
 from game.core.state import GameState
-from game.core.geometry.templates import TemplateKind, template_coverage
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
@@ -93,7 +94,7 @@ def deviation_arcs(bf: Battlefield, scene: Scene, kind: TemplateKind, point: Poi
     es = [eff(t) for t in ts]
     cuts = [lo]
     kinds = [es[0]]
-    for (t0, e0), (t1, e1) in zip(zip(ts, es), zip(ts[1:], es[1:])):
+    for (t0, e0), (t1, e1) in zip(zip(ts, es, strict=False), zip(ts[1:], es[1:], strict=False), strict=False):
         if e0 == e1:
             continue
         a, b = t0, t1
@@ -170,12 +171,14 @@ def burn_round(u: UnitFacts, save: TargetNumber, save_group: int, will_tn_of: An
     acc = Tally()
     cache: dict = {}
     wcache: dict = {}
-    branches: list[tuple[Snap, int, int, tuple[str, ...], int]] = [(snap0, 0, 0, (), 1)]  # snap, rolls, wounds, crits, w
+    branches: list[tuple[Snap, int, int, tuple[str, ...], int]] = [(snap0, 0, 0, (),
+                                                                    1)]  # snap, rolls, wounds, crits, w
     while branches:
         nxt = []
         for snap, rolls, wounds, crits, w in branches:
             if snap[1][0]:
-                _burn_leaf(acc, u.pins_before, snap0, snap, rolls, wounds, 0, crits, "none", "no_roll", w * g ** (length - rolls) * 10)
+                _burn_leaf(acc, u.pins_before, snap0, snap, rolls, wounds, 0, crits, "none", "no_roll",
+                           w * g ** (length - rolls) * 10)
                 continue
             for ok, c, wc in pool_dist(1, save.value, group=save_group, settings=s, cache=cache).outcomes:
                 s2 = add_pins(u, snap, 1) if c is Crit.FAILURE else snap
@@ -190,7 +193,8 @@ def burn_round(u: UnitFacts, save: TargetNumber, save_group: int, will_tn_of: An
                     s3 = decide_medkits(u, s3, i, n)
                 nxt.append((s3, rolls + 1, wounds + 1, cr, w * wc))
         branches = nxt
-    return RoundOdds(acc.dist("hits", denom), acc.dist("defl", denom), acc.dist("wounds", denom), acc.dist("ooa", denom),
+    return RoundOdds(acc.dist("hits", denom), acc.dist("defl", denom), acc.dist("wounds", denom),
+                     acc.dist("ooa", denom),
                      acc.dist("lost", denom), acc.dist("will", denom), acc.dist("will_crit", denom),
                      acc.dist("pins", denom), acc.dist("save_crit", denom))
 
@@ -199,7 +203,8 @@ def _burn_will(acc: Tally, u: UnitFacts, snap0: Snap, snap: Snap, rolls: int, wo
                w: int, will_tn_of: Any, wcache: dict, cache: dict) -> None:
     target = will_target(u, snap, 0, will_tn_of, wcache)
     if target is None or target[1] is None:
-        _burn_leaf(acc, u.pins_before, snap0, snap, rolls, wounds, 1, crits, "none" if target is None else "exempt", "no_roll", w * 10)
+        _burn_leaf(acc, u.pins_before, snap0, snap, rolls, wounds, 1, crits, "none" if target is None else "exempt",
+                   "no_roll", w * 10)
         return
     for ok, wc, ww in pool_dist(1, target[1].value, settings=u.settings, cache=cache).outcomes:
         s2 = snap if ok else add_pins(u, snap, 1)
@@ -208,8 +213,8 @@ def _burn_will(acc: Tally, u: UnitFacts, snap0: Snap, snap: Snap, rolls: int, wo
         _burn_leaf(acc, u.pins_before, snap0, s2, rolls, wounds, 1, crits, "pass" if ok else "fail", wc.value, w * ww)
 
 
-def _burn_leaf(acc: Tally, base: int, snap0: Snap, snap: Snap, rolls: int, wounds: int, defl: int, crits: tuple[str, ...],
-               will: str, wcrit: str, w: int) -> None:
+def _burn_leaf(acc: Tally, base: int, snap0: Snap, snap: Snap, rolls: int, wounds: int, defl: int,
+               crits: tuple[str, ...], will: str, wcrit: str, w: int) -> None:
     acc.add("hits", rolls, w)
     acc.add("defl", defl, w)
     acc.add("wounds", wounds, w)
@@ -221,7 +226,7 @@ def _burn_leaf(acc: Tally, base: int, snap0: Snap, snap: Snap, rolls: int, wound
     acc.add("pins", snap[4] - base, w)
 
 
-def model_round(ctx: "Ctx", model_id: str, blast: Any, effect: str) -> RoundOdds:
+def model_round(ctx: Ctx, model_id: str, blast: Any, effect: str) -> RoundOdds:
     """blasts._apply_effects for one touched model: Flash Bang Pin, smoke Will check, then one automatic hit at
     the template Damage with its save (soft cover +2) and Will check, or the Burn chain (GAP-70, GAP-72, GAP-75)."""
     st = ctx.state
@@ -252,7 +257,7 @@ def _pinned_first(u: UnitFacts) -> UnitFacts:
     return replace(u, models=models, pins=snap[4], base_pins=u.pins_before)
 
 
-def _no_damage_round(ctx: "Ctx", u: UnitFacts, blast: Any) -> RoundOdds:
+def _no_damage_round(ctx: Ctx, u: UnitFacts, blast: Any) -> RoundOdds:
     """Smoke (GAP-72: Will check at `smoke.will_mod`, Gas Mask and Will NA exempt) or a Flash Bang alone: Pins only."""
 
     m = u.models[0]
@@ -269,7 +274,8 @@ def _no_damage_round(ctx: "Ctx", u: UnitFacts, blast: Any) -> RoundOdds:
         acc.add("pins", snap[4] - base, w)
 
     if GrenadeEffect.SMOKE in blast.effects and m.profile.will is not None and "gas_mask" not in m.items:
-        tn = plain_will_tn(m, (Modifier("smoke", int(ctx.settings["smoke.will_mod"]), "GAP-72"),) + leader_bonus(ctx, m))
+        smoke_mod = Modifier("smoke", int(ctx.settings["smoke.will_mod"]), "GAP-72")
+        tn = plain_will_tn(m, (smoke_mod,) + leader_bonus(ctx, m))
         for ok, c, w in pool_dist(1, tn.value, settings=u.settings).outcomes:
             s2 = snap0 if ok else add_pins(u, snap0, int(ctx.settings["smoke.fail_pins"]))
             if c is Crit.FAILURE:
@@ -282,7 +288,7 @@ def _no_damage_round(ctx: "Ctx", u: UnitFacts, blast: Any) -> RoundOdds:
                                                   "save_crit")))
 
 
-def _blast_of(ctx: "Ctx", m: Any, action: Any) -> Any:
+def _blast_of(ctx: Ctx, m: Any, action: Any) -> Any:
     if isinstance(action, ThrowGrenade):
         return grenade_blast(ctx, action.grenade)
     if isinstance(action, TemplateAttack):

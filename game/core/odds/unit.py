@@ -3,14 +3,14 @@ steps mirrored on it for the exact odds (COMBAT-4.3.WOUND, COMBAT-4.4.*, GAP-22,
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
 
 from game.core.dice import TargetNumber
+from game.core.rules.wounds import PIN_CAP
 from game.core.settings import Settings
 from game.core.state import ModelState
-from game.core.rules.wounds import PIN_CAP
 
 # A unit snapshot: (wounds taken per model, OOA per model, Hard used per model, Med-Kits per model, Pins).
 Snap = tuple[tuple[int, ...], tuple[bool, ...], tuple[bool, ...], tuple[int, ...], int]

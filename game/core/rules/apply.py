@@ -1,4 +1,5 @@
-"""`apply(state, action, dice) -> events`: the one writer of the game state, and `validate`, its checks alone (TURN-1)."""
+"""`apply(state, action, dice) -> events`: the one writer of the game state, and `validate`, its checks alone
+(TURN-1)."""
 from __future__ import annotations
 
 from game.core.actions import Action, ChooseInitiative, DeclineInterrupt, Deploy, IllegalAction, Interrupt, Parry

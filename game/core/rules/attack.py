@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from game.core.state import GameState
 
 
-def situation(ctx: "Ctx", a: ModelState, t: ModelState, *, melee: bool, aim: bool = False,
+def situation(ctx: Ctx, a: ModelState, t: ModelState, *, melee: bool, aim: bool = False,
               into_melee: bool = False, extra_dice: int = 0) -> AttackSituation:
     """Geometric facts (GEO-4, GEO-12..14) of an attack turned into an AttackSituation."""
 
@@ -53,13 +53,13 @@ def situation(ctx: "Ctx", a: ModelState, t: ModelState, *, melee: bool, aim: boo
                            leader_bonus=bool(leader_bonus(ctx, t)), casualties=lost, extra_dice=extra_dice)
 
 
-def numbers(ctx: "Ctx", a: ModelState, t: ModelState, weapon: Weapon, profile: WeaponProfile,
+def numbers(ctx: Ctx, a: ModelState, t: ModelState, weapon: Weapon, profile: WeaponProfile,
             s: AttackSituation, *, fp: int | None = None) -> AttackNumbers:
     return attack_numbers(a, t, weapon, profile, s, catalog=catalog_of(ctx), settings=ctx.settings,
                           target_pinned=ctx.state.units[t.unit].pins > 0, fp=fp)
 
 
-def roll_saves(ctx: "Ctx", defender: ModelState, hits: int, tn: TargetNumber, save_dice: int, *,
+def roll_saves(ctx: Ctx, defender: ModelState, hits: int, tn: TargetNumber, save_dice: int, *,
                what: str, rules: tuple[str, ...]) -> PoolResult:
     """One armour-save roll for all hits of a round (COMBAT-4.1.SAVE); best-of-two armour rolls two dice per
     hit and keeps the better; crits count on the kept dice only (GAP-14 `crit.best_of_two`)."""
@@ -94,7 +94,7 @@ def situation_from_json(d: dict[str, Any]) -> AttackSituation:
     return AttackSituation(**d)
 
 
-def take_hits(ctx: "Ctx", defender: ModelState, hits: int, nums: AttackNumbers, s: AttackSituation, *,
+def take_hits(ctx: Ctx, defender: ModelState, hits: int, nums: AttackNumbers, s: AttackSituation, *,
               round_id: int, ranged: bool, what: str, rules: tuple[str, ...],
               attacker: ModelState | None = None) -> None:
     """Saves for `hits` hits, then Wounds first (COMBAT-4.3.ORDER), then (ranged and templates) one Will
@@ -114,7 +114,7 @@ def take_hits(ctx: "Ctx", defender: ModelState, hits: int, nums: AttackNumbers, 
     inflict_on_unit(ctx, defender, wounds, round_id, attacker)
 
 
-def casualty_order(st: "GameState", defender: ModelState, attacker: ModelState | None) -> list[ModelState]:
+def casualty_order(st: GameState, defender: ModelState, attacker: ModelState | None) -> list[ModelState]:
     """GAP-77: a unit loses the model closest to the attacker first (ties: lowest id); without an attacker
     (a template hit on one model) the hit model comes first."""
     unit = st.units[defender.unit]
@@ -124,7 +124,7 @@ def casualty_order(st: "GameState", defender: ModelState, attacker: ModelState |
                   key=lambda x: (math.hypot(x.x - attacker.x, x.y - attacker.y), x.id))
 
 
-def inflict_on_unit(ctx: "Ctx", defender: ModelState, wounds: int, round_id: int,
+def inflict_on_unit(ctx: Ctx, defender: ModelState, wounds: int, round_id: int,
                     attacker: ModelState | None = None) -> None:
     """Wounds to a unit: each unsaved hit goes to the standing model first in `casualty_order` (GAP-77)."""
     st = ctx.state
@@ -140,7 +140,7 @@ def inflict_on_unit(ctx: "Ctx", defender: ModelState, wounds: int, round_id: int
         inflict_wounds(ctx, alive[0].id, 1, round_id)
 
 
-def deflection_will(ctx: "Ctx", c: dict[str, Any]) -> None:
+def deflection_will(ctx: Ctx, c: dict[str, Any]) -> None:
     """COMBAT-4.3.DEFLECT-WILL: one Will check per round with deflections; fail -> 1 Pin; a natural 10 adds
     the Critical Failure Pin (INTRO-1.2.CRIT-SCOPE: 2 in all)."""
 
@@ -167,7 +167,7 @@ def deflection_will(ctx: "Ctx", c: dict[str, Any]) -> None:
     record_crit(ctx, m.unit, res, context="offturn", rules=("COMBAT-4.3.DEFLECT-WILL",))
 
 
-def pick(ctx: "Ctx", k: int) -> int:
+def pick(ctx: Ctx, k: int) -> int:
     """A uniform index in [0, k) from D10s by rejection (GAP-76's random assignment), k <= 10."""
     if k <= 1:
         return 0
@@ -178,7 +178,7 @@ def pick(ctx: "Ctx", k: int) -> int:
             return (r - 1) % k
 
 
-def weapon_and_profile(ctx: "Ctx", m: ModelState, weapon_id: str, profile: str | None) -> tuple[Weapon, WeaponProfile]:
+def weapon_and_profile(ctx: Ctx, m: ModelState, weapon_id: str, profile: str | None) -> tuple[Weapon, WeaponProfile]:
     if weapon_id not in m.profile.weapons:
         raise IllegalAction(f"{m.id} carries no {weapon_id}", "INTRO-1.2.WYSIWYG")
     w = catalog_of(ctx).weapon(weapon_id)
@@ -197,20 +197,20 @@ def model_profile(m: ModelState, w: Weapon, p: WeaponProfile) -> WeaponProfile:
     return p
 
 
-def max_range(ctx: "Ctx", p: WeaponProfile) -> float:
+def max_range(ctx: Ctx, p: WeaponProfile) -> float:
     """The profile's maximum range, halved in a Rainstorm (GAP-59)."""
 
     return float(p.range_max or 0.0) * range_multiplier(ctx)
 
 
-def check_ammo(ctx: "Ctx", m: ModelState, w: Weapon) -> None:
+def check_ammo(ctx: Ctx, m: ModelState, w: Weapon) -> None:
     if w.id in m.unloaded:
         raise IllegalAction(f"{m.id}'s {w.name} must Reload first", "ARMORY-5.1.SR-RELOAD")
     if Special.LIMITED_AMMO in w.specials and m.ammo.get(w.id, w.ammo or 0) <= 0:
         raise IllegalAction(f"{m.id}'s {w.name} is out of ammunition", "ARMORY-5.1.SR-LIMITED")
 
 
-def spend_ammo(ctx: "Ctx", m: ModelState, w: Weapon, p: WeaponProfile) -> None:
+def spend_ammo(ctx: Ctx, m: ModelState, w: Weapon, p: WeaponProfile) -> None:
     if Special.LIMITED_AMMO in w.specials:
         m.ammo[w.id] = m.ammo.get(w.id, w.ammo or 0) - 1
     if Special.RELOAD in p.specials or Special.RELOAD in w.specials:
@@ -218,7 +218,7 @@ def spend_ammo(ctx: "Ctx", m: ModelState, w: Weapon, p: WeaponProfile) -> None:
             m.unloaded.append(w.id)
 
 
-def ranged_eligible(ctx: "Ctx", o: ModelState, t: ModelState, p: WeaponProfile) -> bool:
+def ranged_eligible(ctx: Ctx, o: ModelState, t: ModelState, p: WeaponProfile) -> bool:
     """A model of a unit may add its FP to a ranged attack on t: not Engaged, t not in contact, range, LOS."""
 
     if enemy_contacts(ctx, o) or in_contact(ctx, o, t):
@@ -228,7 +228,7 @@ def ranged_eligible(ctx: "Ctx", o: ModelState, t: ModelState, p: WeaponProfile) 
     return can_see(ctx, o, t)
 
 
-def lead_model(ctx: "Ctx", m: ModelState, t: ModelState, p: WeaponProfile | None, *, melee: bool) -> ModelState:
+def lead_model(ctx: Ctx, m: ModelState, t: ModelState, p: WeaponProfile | None, *, melee: bool) -> ModelState:
     """GAP-77: the model that rolls for a multi-model unit: the first (unit order) with LOS and range to t (melee:
     in base contact with t); m itself for a one-model unit or when none qualifies (its own checks then say why)."""
     mates = unit_mates(ctx, m)
@@ -240,7 +240,7 @@ def lead_model(ctx: "Ctx", m: ModelState, t: ModelState, p: WeaponProfile | None
     return m
 
 
-def pooled_fp(ctx: "Ctx", m: ModelState, t: ModelState, w: Weapon, p: WeaponProfile, *, melee: bool) -> int:
+def pooled_fp(ctx: Ctx, m: ModelState, t: ModelState, w: Weapon, p: WeaponProfile, *, melee: bool) -> int:
     """GAP-77 (`multimodel.fp`=sum_eligible, CORE-3.7.AS-ONE-MODEL): a multi-model unit rolls the FP of every
     model in play with LOS and range to t (melee: in base contact with t); m is the unit's rolling model."""
     own = p.fp or 0
@@ -256,7 +256,7 @@ def pooled_fp(ctx: "Ctx", m: ModelState, t: ModelState, w: Weapon, p: WeaponProf
     return total
 
 
-def unit_target(ctx: "Ctx", m: ModelState, t: ModelState, w: Weapon, p: WeaponProfile) -> ModelState:
+def unit_target(ctx: Ctx, m: ModelState, t: ModelState, w: Weapon, p: WeaponProfile) -> ModelState:
     """GAP-77 (`multimodel.cover`=least_protected): a ranged attack on a multi-model unit needs LOS and range to
     one of its models and uses the situation of the least-protected one (highest hit TN; ties: the named model,
     then unit order)."""

@@ -9,11 +9,11 @@ from game.core.state import ModelState
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
 
-def check_aim(ctx: "Ctx", a: Aim, m: ModelState, context: str) -> int:
+def check_aim(ctx: Ctx, a: Aim, m: ModelState, context: str) -> int:
     return 1
 
 
-def do_aim(ctx: "Ctx", a: Aim, m: ModelState, context: str) -> int:
+def do_aim(ctx: Ctx, a: Aim, m: ModelState, context: str) -> int:
     act = ctx.state.activation
     if act is not None and act.unit == a.unit:
         act.aim = True
@@ -21,7 +21,7 @@ def do_aim(ctx: "Ctx", a: Aim, m: ModelState, context: str) -> int:
     return 1
 
 
-def check_alert(ctx: "Ctx", a: Alert, m: ModelState, context: str) -> int:
+def check_alert(ctx: Ctx, a: Alert, m: ModelState, context: str) -> int:
     if context == "alert":
         raise IllegalAction("a held Alert action cannot be another Alert", "GAP-17")
     if ctx.state.units[a.unit].alert:
@@ -29,19 +29,19 @@ def check_alert(ctx: "Ctx", a: Alert, m: ModelState, context: str) -> int:
     return int(ctx.settings["alert.cost"])
 
 
-def do_alert(ctx: "Ctx", a: Alert, m: ModelState, context: str) -> int:
+def do_alert(ctx: Ctx, a: Alert, m: ModelState, context: str) -> int:
     ctx.state.units[a.unit].alert = True
     ctx.emit("alert", ("CORE-3.3.ALERT", "GAP-17"), unit=a.unit)
     return int(ctx.settings["alert.cost"])
 
 
-def check_rally(ctx: "Ctx", a: Rally, m: ModelState, context: str) -> int:
+def check_rally(ctx: Ctx, a: Rally, m: ModelState, context: str) -> int:
     if ctx.state.units[a.unit].pins <= 0:
         raise IllegalAction(f"{a.unit} has no Pinned counter to remove", "CORE-3.3.RALLY")
     return 1
 
 
-def do_rally(ctx: "Ctx", a: Rally, m: ModelState, context: str) -> int:
+def do_rally(ctx: Ctx, a: Rally, m: ModelState, context: str) -> int:
     unit = ctx.state.units[a.unit]
     unit.pins -= 1
     if unit.pins == 0:
@@ -51,19 +51,19 @@ def do_rally(ctx: "Ctx", a: Rally, m: ModelState, context: str) -> int:
     return 1
 
 
-def check_recover(ctx: "Ctx", a: Recover, m: ModelState, context: str) -> int:
+def check_recover(ctx: Ctx, a: Recover, m: ModelState, context: str) -> int:
     if not m.prone:
         raise IllegalAction(f"{m.id} is not prone", "CORE-3.3.RECOVER")
     return 1
 
 
-def do_recover(ctx: "Ctx", a: Recover, m: ModelState, context: str) -> int:
+def do_recover(ctx: Ctx, a: Recover, m: ModelState, context: str) -> int:
     m.prone = False
     ctx.emit("recover", ("CORE-3.3.RECOVER", "GAP-89"), unit=a.unit)
     return 1
 
 
-def check_reload(ctx: "Ctx", a: Reload, m: ModelState, context: str) -> int:
+def check_reload(ctx: Ctx, a: Reload, m: ModelState, context: str) -> int:
     if a.weapon not in m.profile.weapons:
         raise IllegalAction(f"{m.id} carries no {a.weapon}", "CORE-3.3.RELOAD")
     if a.weapon not in m.unloaded:
@@ -71,7 +71,7 @@ def check_reload(ctx: "Ctx", a: Reload, m: ModelState, context: str) -> int:
     return 1
 
 
-def do_reload(ctx: "Ctx", a: Reload, m: ModelState, context: str) -> int:
+def do_reload(ctx: Ctx, a: Reload, m: ModelState, context: str) -> int:
     m.unloaded.remove(a.weapon)
     ctx.emit("reload", ("CORE-3.3.RELOAD", "ARMORY-5.1.SR-RELOAD"), unit=a.unit, weapon=a.weapon)
     return 1

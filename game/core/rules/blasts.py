@@ -1,5 +1,6 @@
 """Grenades, blast weapons and the flame: templates, deviation, soft/hard cover, Burn, smoke and flash bangs
-(ARMORY-5.1.GRENADE-TABLE, ARMORY-5.1.SBT-LBT, ARMORY-5.1.FLAME, ARMORY-5.1.BURN, ARMORY-5.2, ARMORY-5.4, GAP-70..75)."""
+(ARMORY-5.1.GRENADE-TABLE, ARMORY-5.1.SBT-LBT, ARMORY-5.1.FLAME, ARMORY-5.1.BURN, ARMORY-5.2, ARMORY-5.4,
+ GAP-70..75)."""
 from __future__ import annotations
 
 import math
@@ -7,10 +8,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.core.actions import FlameAttack, IllegalAction, TemplateAttack, ThrowGrenade
+from game.core.battlefield import Scene
 from game.core.catalog.profiles import GrenadeEffect, Special, Template
 from game.core.dice import Modifier, TargetNumber
 from game.core.geometry.distance import EPS, point_distance
-from game.core.battlefield import Scene
 from game.core.geometry.templates import TemplateEffect, TemplateFact, TemplateKind, template_coverage
 from game.core.rules.attack import (
     check_ammo,
@@ -59,14 +60,14 @@ class Delivery:
     reasons: tuple[str, ...]
 
 
-def _point_target(ctx: "Ctx", m: ModelState, x: float, y: float) -> ModelState | None:
+def _point_target(ctx: Ctx, m: ModelState, x: float, y: float) -> ModelState | None:
     for o in ctx.state.models.values():
         if o.in_play and o.side != m.side and math.hypot(o.x - x, o.y - y) <= 1e-6:
             return o
     return None
 
 
-def delivery(ctx: "Ctx", m: ModelState, x: float, y: float, blast: Blast) -> Delivery:
+def delivery(ctx: Ctx, m: ModelState, x: float, y: float, blast: Blast) -> Delivery:
     """GAP-70 / GEO-17: direct if the thrower sees the point and no LOS-blocking piece is crossed; else an
     indirect attack, legal only outside shadows the thrower is not in (ARMORY-5.4.SHADOW)."""
     target = _point_target(ctx, m, x, y)
@@ -88,7 +89,7 @@ def delivery(ctx: "Ctx", m: ModelState, x: float, y: float, blast: Blast) -> Del
     return Delivery("in_los" if arc.in_los else "no_los", None, arc.reasons)
 
 
-def blast_tn(ctx: "Ctx", m: ModelState, d: Delivery, aim: bool) -> TargetNumber:
+def blast_tn(ctx: Ctx, m: ModelState, d: Delivery, aim: bool) -> TargetNumber:
     """The throw's TN: CA, Aim (+1 CA only, `aim.templates`=ca_only), indirect -1/-3 or, when direct at a
     model, that model's cover and obstructions (GAP-70)."""
 
@@ -107,7 +108,7 @@ def blast_tn(ctx: "Ctx", m: ModelState, d: Delivery, aim: bool) -> TargetNumber:
     return TargetNumber(effective_ca(m), tuple(mods))
 
 
-def _check_point(ctx: "Ctx", m: ModelState, x: float, y: float, blast: Blast) -> Delivery:
+def _check_point(ctx: Ctx, m: ModelState, x: float, y: float, blast: Blast) -> Delivery:
 
     if not (math.isfinite(x) and math.isfinite(y)):
         raise IllegalAction(f"aim point ({x},{y}) is not a number", "GEO-1")
@@ -125,13 +126,13 @@ def _check_point(ctx: "Ctx", m: ModelState, x: float, y: float, blast: Blast) ->
 # --- the three actions -----------------------------------------------------------------------------
 
 
-def grenade_blast(ctx: "Ctx", grenade_id: str) -> Blast:
+def grenade_blast(ctx: Ctx, grenade_id: str) -> Blast:
 
     g = catalog_of(ctx).grenade(grenade_id)
     return Blast(g.name, g.rule, g.template, g.damage, frozenset(g.effects), g.range_min, g.range_max, g.indirect)
 
 
-def check_throw(ctx: "Ctx", a: ThrowGrenade, m: ModelState, context: str) -> int:
+def check_throw(ctx: Ctx, a: ThrowGrenade, m: ModelState, context: str) -> int:
     try:
         blast = grenade_blast(ctx, a.grenade)
     except KeyError as exc:
@@ -142,14 +143,14 @@ def check_throw(ctx: "Ctx", a: ThrowGrenade, m: ModelState, context: str) -> int
     return 1
 
 
-def do_throw(ctx: "Ctx", a: ThrowGrenade, m: ModelState, context: str) -> int:
+def do_throw(ctx: Ctx, a: ThrowGrenade, m: ModelState, context: str) -> int:
     blast = grenade_blast(ctx, a.grenade)
     m.grenades[a.grenade] -= 1
     resolve_blast(ctx, m, blast, a.x, a.y, context=context, rules=("CORE-3.3.GRENADE", "GAP-70"))
     return 1
 
 
-def weapon_blast(ctx: "Ctx", m: ModelState, weapon_id: str, profile: str | None) -> tuple[Any, Any, Blast]:
+def weapon_blast(ctx: Ctx, m: ModelState, weapon_id: str, profile: str | None) -> tuple[Any, Any, Blast]:
 
     w, p = weapon_and_profile(ctx, m, weapon_id, profile)
     if p.template is None or p.template is Template.FLAME:
@@ -160,7 +161,7 @@ def weapon_blast(ctx: "Ctx", m: ModelState, weapon_id: str, profile: str | None)
     return w, p, blast
 
 
-def check_template_attack(ctx: "Ctx", a: TemplateAttack, m: ModelState, context: str) -> int:
+def check_template_attack(ctx: Ctx, a: TemplateAttack, m: ModelState, context: str) -> int:
 
     w, p, blast = weapon_blast(ctx, m, a.weapon, a.profile)
     check_ammo(ctx, m, w)
@@ -168,7 +169,7 @@ def check_template_attack(ctx: "Ctx", a: TemplateAttack, m: ModelState, context:
     return 1
 
 
-def do_template_attack(ctx: "Ctx", a: TemplateAttack, m: ModelState, context: str) -> int:
+def do_template_attack(ctx: Ctx, a: TemplateAttack, m: ModelState, context: str) -> int:
 
     w, p, blast = weapon_blast(ctx, m, a.weapon, a.profile)
     spend_ammo(ctx, m, w, p)
@@ -176,7 +177,7 @@ def do_template_attack(ctx: "Ctx", a: TemplateAttack, m: ModelState, context: st
     return 1
 
 
-def check_flame(ctx: "Ctx", a: FlameAttack, m: ModelState, context: str) -> int:
+def check_flame(ctx: Ctx, a: FlameAttack, m: ModelState, context: str) -> int:
 
     w, p = weapon_and_profile(ctx, m, a.weapon, None)
     if p.template is not Template.FLAME:
@@ -189,7 +190,7 @@ def check_flame(ctx: "Ctx", a: FlameAttack, m: ModelState, context: str) -> int:
     return 1
 
 
-def do_flame(ctx: "Ctx", a: FlameAttack, m: ModelState, context: str) -> int:
+def do_flame(ctx: Ctx, a: FlameAttack, m: ModelState, context: str) -> int:
     """ARMORY-5.1.FLAME: no CA roll; every model under or touched (the attacker never) takes Damage 3 and Burns."""
 
     w, p = weapon_and_profile(ctx, m, a.weapon, None)
@@ -215,7 +216,7 @@ def _coverage_json(fact: TemplateFact) -> list[dict[str, Any]]:
              "soft_cover": list(c.soft_cover_between)} for c in fact.models]
 
 
-def resolve_blast(ctx: "Ctx", m: ModelState, blast: Blast, x: float, y: float, *, context: str,
+def resolve_blast(ctx: Ctx, m: ModelState, blast: Blast, x: float, y: float, *, context: str,
                   rules: tuple[str, ...]) -> None:
     """GAP-70: roll 1 die; a hit centres the template on the point, a miss deviates it (GEO-18); then every
     touched model per GEO-16."""
@@ -243,22 +244,22 @@ def resolve_blast(ctx: "Ctx", m: ModelState, blast: Blast, x: float, y: float, *
     _apply_effects(ctx, m, blast, fact, res_round(ctx))
 
 
-def _scene(ctx: "Ctx") -> Scene:
+def _scene(ctx: Ctx) -> Scene:
     """Templates touch Out of Action figures too when `ooa.targetable` allows it (GAP-93)."""
     return ctx.state.scene(include_ooa=ctx.settings["ooa.targetable"] == "templates_and_melee")
 
 
-def res_round(ctx: "Ctx") -> int:
+def res_round(ctx: Ctx) -> int:
     return ctx.state.round_counter
 
 
-def _apply_effects(ctx: "Ctx", attacker: ModelState, blast: Blast, fact: TemplateFact, round_id: int) -> None:
+def _apply_effects(ctx: Ctx, attacker: ModelState, blast: Blast, fact: TemplateFact, round_id: int) -> None:
     st = ctx.state
     if GrenadeEffect.SMOKE in blast.effects:
         centre = fact.origin
+        lasts = 1 if ctx.settings["smoke.duration"] == "until_end_of_next_turn" else 0
         st.smoke.append({"x": centre[0], "y": centre[1], "z": 0.0, "radius": 2.5,
-                         "height": float(ctx.settings["smoke.height"]),
-                         "expires_after_turn": st.turn + (1 if ctx.settings["smoke.duration"] == "until_end_of_next_turn" else 0)})
+                         "height": float(ctx.settings["smoke.height"]), "expires_after_turn": st.turn + lasts})
         ctx.emit("smoke", ("ARMORY-5.1.GRENADE-TABLE", "GAP-72"), centre=[centre[0], centre[1]],
                  height=ctx.settings["smoke.height"])
     for cov in fact.models:
@@ -273,7 +274,8 @@ def _apply_effects(ctx: "Ctx", attacker: ModelState, blast: Blast, fact: Templat
         if GrenadeEffect.SMOKE in blast.effects:
             st.continuations.append({"kind": "smoke_will", "model": m.id})
         if GrenadeEffect.AUTO_PIN in blast.effects:
-            add_pins(ctx, m.unit, 1, reason=f"{blast.name}: automatic Pin, no save", rules=("ARMORY-5.1.GRENADE-TABLE", "GAP-112"))
+            add_pins(ctx, m.unit, 1, reason=f"{blast.name}: automatic Pin, no save",
+                     rules=("ARMORY-5.1.GRENADE-TABLE", "GAP-112"))
         if blast.damage is None:
             continue
         s = AttackSituation(distance=0.0, template=True, template_soft_cover=cov.effect is TemplateEffect.SOFT_COVER)
@@ -297,7 +299,7 @@ def _tn_from(breakdown: list[list[Any]]) -> TargetNumber:
     return TargetNumber(base, tuple(Modifier(*x) for x in breakdown[1:]))
 
 
-def burn_step(ctx: "Ctx", c: dict[str, Any]) -> None:
+def burn_step(ctx: Ctx, c: dict[str, Any]) -> None:
     """ARMORY-5.1.BURN / GAP-74: save after save until one passes (a deflection: one Will check) or the
     model runs out of Wounds; a Med-Kit may be used between rolls."""
 
@@ -317,7 +319,7 @@ def burn_step(ctx: "Ctx", c: dict[str, Any]) -> None:
     inflict_wounds(ctx, m.id, 1, c["round"])
 
 
-def smoke_check(ctx: "Ctx", c: dict[str, Any]) -> None:
+def smoke_check(ctx: Ctx, c: dict[str, Any]) -> None:
     """GAP-72: each model touched by the smoke takes a Will check at `smoke.will_mod` (-2; Gas Mask and Will NA
     exempt); fail: `smoke.fail_pins` (1) Pin."""
 

@@ -47,7 +47,8 @@ class Ctx:
 
     __slots__ = ("state", "dice", "settings", "events", "battlefield", "memo", "rules")
 
-    def __init__(self, state: GameState, dice: Dice, battlefield: Battlefield, rules: ActionRules | None = None) -> None:
+    def __init__(self, state: GameState, dice: Dice, battlefield: Battlefield,
+                 rules: ActionRules | None = None) -> None:
         self.state = state
         self.dice = dice
         self.settings = settings_of(state)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 REACTION_RADIUS = 3.0  # MISSION-8.2.TRIGGER / GEO-15: a location's Reaction Radius
 
 
-def check_deploy(ctx: "Ctx", a: Deploy) -> None:
+def check_deploy(ctx: Ctx, a: Deploy) -> None:
     st = ctx.state
     m = st.models.get(a.model)
     if m is None:
@@ -39,7 +39,7 @@ def check_deploy(ctx: "Ctx", a: Deploy) -> None:
     check_position(ctx, m, a.x, a.y, a.z, rule="GEO-7")
 
 
-def do_deploy(ctx: "Ctx", a: Deploy) -> None:
+def do_deploy(ctx: Ctx, a: Deploy) -> None:
     m = ctx.state.models[a.model]
     m.x, m.y, m.z = float(a.x), float(a.y), float(a.z)
     m.deployed = True

@@ -2,8 +2,9 @@
 (Pins, prone, Engaged, crew-served weapons), and the continuations that finish a resolution (TURN-6, CORE-3.3)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import game.core.rules.basic as basic
 import game.core.rules.blasts as blasts
@@ -67,7 +68,7 @@ TABLE: dict[type, tuple[Check, Do]] = {
     FlameAttack: (blasts.check_flame, blasts.do_flame),
 }
 
-def check(ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
+def check(ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
     """Raise IllegalAction if `actor` may not take `action` now; return its cost in actions.
 
     context: "own" (its activation), "alert" (a held action, TURN-7), "ordered" (SKILL-6.1.LEADER-ORDER).
@@ -108,7 +109,7 @@ def engaged_action_name(action: Action, m: ModelState) -> str | None:
     return _ENGAGED_NAMES.get(type(action).__name__)
 
 
-def _check_engaged(ctx: "Ctx", action: Action, m: ModelState) -> None:
+def _check_engaged(ctx: Ctx, action: Action, m: ModelState) -> None:
     """TURN-6 step 3 / GAP-78 (`melee.engaged_actions`): a model in base contact with an enemy may only melee
     attack, Aim, Withdraw, Rally, use a Med-Kit on itself or an ally in contact, or take Electric Juice."""
     name = engaged_action_name(action, m)
@@ -119,13 +120,13 @@ def _check_engaged(ctx: "Ctx", action: Action, m: ModelState) -> None:
                             f"{', '.join(ctx.settings['melee.engaged_actions'])}", "GAP-78")
 
 
-def _crew_served(ctx: "Ctx", m: ModelState) -> bool:
+def _crew_served(ctx: Ctx, m: ModelState) -> bool:
     """ARMORY-5.1.SR-CREW / GAP-94: a crew-served weapon never moves, nor does the model manning it."""
     cat = catalog_of(ctx)
     return any(Special.CREW_SERVED in cat.weapon(w).specials for w in m.profile.weapons)
 
 
-def do(ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
+def do(ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
     """Resolve a checked action; return the actions actually spent."""
     m = sole_model(ctx, actor)
     act = ctx.state.activation
@@ -142,7 +143,7 @@ def do(ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
 
 
 # What a Med-Kit or Parry decision interrupted, finished in order once the decision is made (kind -> step).
-CONTINUATIONS: dict[str, Callable[["Ctx", dict[str, Any]], None]] = {
+CONTINUATIONS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {
     "deflect_will": deflection_will,
     "melee_outcome": melee.melee_outcome,
     "withdraw_move": melee.withdraw_move,
@@ -151,7 +152,7 @@ CONTINUATIONS: dict[str, Callable[["Ctx", dict[str, Any]], None]] = {
 }
 
 
-def run_continuations(ctx: "Ctx") -> None:
+def run_continuations(ctx: Ctx) -> None:
     """Finish what a Wound decision (Med-Kit) or a Parry decision interrupted, in order."""
     st = ctx.state
     while st.continuations and st.phase not in (Phase.MEDKIT, Phase.PARRY):
@@ -170,10 +171,10 @@ def run_continuations(ctx: "Ctx") -> None:
 class _Actions:
     """The action table as the apply context's `rules` (game.core.rules.context.ActionRules)."""
 
-    def check(self, ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
+    def check(self, ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
         return check(ctx, action, actor=actor, context=context)
 
-    def do(self, ctx: "Ctx", action: Action, *, actor: str, context: str) -> int:
+    def do(self, ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
         return do(ctx, action, actor=actor, context=context)
 
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 # --- ranged attacks (COMBAT-4.1) ------------------------------------------------------------------
 
 
-def check_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int:
+def check_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> int:
 
     w, p = weapon_and_profile(ctx, m, act.weapon, act.profile)
     if p.template is not None or not p.range_max:
@@ -55,12 +55,13 @@ def check_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> 
         if not m.profile.has("unload") or not w.unload_eligible:
             raise IllegalAction(f"{m.id} cannot Unload with {w.name}", "SKILL-6.1.UNLOAD")
         if context != "own":
-            raise IllegalAction("Unload takes two consecutive actions of the model's own activation", "SKILL-6.1.UNLOAD")
+            raise IllegalAction("Unload takes two consecutive actions of the model's own activation",
+                                "SKILL-6.1.UNLOAD")
         return 2
     return 1
 
 
-def do_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int:
+def do_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> int:
 
     st = ctx.state
     w, p = weapon_and_profile(ctx, m, act.weapon, act.profile)
@@ -94,8 +95,9 @@ def do_ranged(ctx: "Ctx", act: RangedAttack, m: ModelState, context: str) -> int
         counts = [0] * len(pool)
         for _ in range(hits):
             counts[pick(ctx, len(pool))] += 1
-        ctx.emit("hits_assigned", ("GAP-76",), shooter=m.id, assigned={x.id: c for x, c in zip(pool, counts) if c})
-        for victim, n in zip(pool, counts):
+        ctx.emit("hits_assigned", ("GAP-76",), shooter=m.id, assigned={x.id: c for x, c in zip(pool, counts,
+                                                                                               strict=False) if c})
+        for victim, n in zip(pool, counts, strict=False):
             if n:
                 sv = situation(ctx, m, victim, melee=False, into_melee=True)
                 take_hits(ctx, victim, n, numbers(ctx, m, victim, w, p, sv), sv, round_id=round_id, ranged=True,

@@ -11,7 +11,7 @@ from game.core.state import ModelState
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
 
-def check_use_item(ctx: "Ctx", a: UseItem, m: ModelState, context: str) -> int:
+def check_use_item(ctx: Ctx, a: UseItem, m: ModelState, context: str) -> int:
     st = ctx.state
     if a.item == "electric_juice":
         act = st.activation
@@ -43,7 +43,7 @@ def check_use_item(ctx: "Ctx", a: UseItem, m: ModelState, context: str) -> int:
     return int(ctx.settings["medkit.ally_cost"])
 
 
-def do_use_item(ctx: "Ctx", a: UseItem, m: ModelState, context: str) -> int:
+def do_use_item(ctx: Ctx, a: UseItem, m: ModelState, context: str) -> int:
     st = ctx.state
     if a.item == "electric_juice":
         m.items.remove("electric_juice")

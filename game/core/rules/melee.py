@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # --- melee (COMBAT-4.2, COMBAT-4.3) ---------------------------------------------------------------
 
 
-def melee_weapons(ctx: "Ctx", m: ModelState) -> list[Weapon]:
+def melee_weapons(ctx: Ctx, m: ModelState) -> list[Weapon]:
     cat = catalog_of(ctx)
     out = [cat.weapon(w) for w in m.profile.weapons]
     out = [w for w in out if not w.melee_forbidden and any(p.fp for p in w.profiles)]
@@ -37,7 +37,7 @@ def melee_profile(w: Weapon, m: ModelState | None = None) -> WeaponProfile:
     return model_profile(m, w, chosen) if m is not None else chosen
 
 
-def defender_weapon(ctx: "Ctx", d: ModelState, a: ModelState) -> Weapon:
+def defender_weapon(ctx: Ctx, d: ModelState, a: ModelState) -> Weapon:
     """The defender fights back with its best melee option: most expected hits (house choice; GAP-78)."""
     best, score = None, -1.0
     s = situation(ctx, d, a, melee=True)  # the geometry is the same whatever the weapon
@@ -51,7 +51,7 @@ def defender_weapon(ctx: "Ctx", d: ModelState, a: ModelState) -> Weapon:
     return best
 
 
-def check_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
+def check_melee(ctx: Ctx, act: MeleeAttack, m: ModelState, context: str) -> int:
     t = target_model(ctx, m, act.target)
     m = lead_model(ctx, m, t, None, melee=True)
     if t.ooa and ctx.settings["ooa.targetable"] != "templates_and_melee":
@@ -75,7 +75,7 @@ def check_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> in
     return 1
 
 
-def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
+def do_melee(ctx: Ctx, act: MeleeAttack, m: ModelState, context: str) -> int:
     """COMBAT-4.2.SIMULTANEOUS: both roll; the attacker then chooses how many hits to parry (a Parry decision).
     Multi-model units roll the FP of every model in contact with the opposing model (GAP-77)."""
 
@@ -99,8 +99,9 @@ def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     for i, w in enumerate(weapons):
         p = melee_profile(w, m)
         nums = numbers(ctx, m, t, w, p, s_a, fp=pooled_fp(ctx, m, t, w, p, melee=True) if i == 0 else None)
+        kick = ("COMBAT-4.3.KICK-MELEE",) if s_a.kick_first_round else ()
         res = ctx.roll_pool(nums.dice, nums.hit, what=f"melee with {w.name} on {t.id}", who=m.id,
-                            rules=("COMBAT-4.2.SIMULTANEOUS",) + (("COMBAT-4.3.KICK-MELEE",) if s_a.kick_first_round else ()))
+                            rules=("COMBAT-4.2.SIMULTANEOUS",) + kick)
         a_faces += list(res.faces)
         a_ok += list(res.success)
         hits_by.append([w.id, res.successes, nums.damage])
@@ -133,7 +134,7 @@ def do_melee(ctx: "Ctx", act: MeleeAttack, m: ModelState, context: str) -> int:
     return 1
 
 
-def check_parry(ctx: "Ctx", act: Parry) -> dict[str, Any]:
+def check_parry(ctx: Ctx, act: Parry) -> dict[str, Any]:
     st = ctx.state
     c = st.continuations[0] if st.continuations else None
     if c is None or c.get("kind") != "melee_round" or c.get("parry") is not None:
@@ -147,7 +148,7 @@ def check_parry(ctx: "Ctx", act: Parry) -> dict[str, Any]:
     return c
 
 
-def resolve_melee_round(ctx: "Ctx", c: dict[str, Any]) -> None:
+def resolve_melee_round(ctx: Ctx, c: dict[str, Any]) -> None:
     """COMBAT-4.2.PARRY then saves for the remaining hits on both sides; deflected melee hits are misses
     (COMBAT-4.3.MELEE-RESULTS); both may fall; otherwise Deadlock (COMBAT-4.3.DEADLOCK)."""
     st = ctx.state
@@ -188,7 +189,7 @@ def resolve_melee_round(ctx: "Ctx", c: dict[str, Any]) -> None:
     st.continuations.insert(0, {"kind": "melee_outcome", "attacker": a.id, "defender": d.id})
 
 
-def melee_outcome(ctx: "Ctx", c: dict[str, Any]) -> None:
+def melee_outcome(ctx: Ctx, c: dict[str, Any]) -> None:
     a = ctx.state.models[c["attacker"]]
     d = ctx.state.models[c["defender"]]
     if a.in_play and d.in_play and in_contact(ctx, a, d):
@@ -202,7 +203,7 @@ def melee_outcome(ctx: "Ctx", c: dict[str, Any]) -> None:
 # --- Withdraw (COMBAT-4.3.WITHDRAW) ---------------------------------------------------------------
 
 
-def check_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
+def check_withdraw(ctx: Ctx, act: Withdraw, m: ModelState, context: str) -> int:
     """COMBAT-4.3.WITHDRAW: only from a melee; the path is judged like a Move (GEO-8 cost, terrain, bases) and
     must end out of contact with every enemy."""
 
@@ -221,7 +222,7 @@ def check_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> in
     return int(ctx.settings["melee.withdraw_cost"])
 
 
-def do_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
+def do_withdraw(ctx: Ctx, act: Withdraw, m: ModelState, context: str) -> int:
     """Each engaged enemy makes one free melee attack; the withdrawer only saves ("dodges"); if still in play
     it then moves out of contact (`melee.withdraw_cost`)."""
     st = ctx.state
@@ -240,7 +241,7 @@ def do_withdraw(ctx: "Ctx", act: Withdraw, m: ModelState, context: str) -> int:
     return int(ctx.settings["melee.withdraw_cost"])
 
 
-def withdraw_move(ctx: "Ctx", c: dict[str, Any]) -> None:
+def withdraw_move(ctx: Ctx, c: dict[str, Any]) -> None:
     """The withdrawer, if still in play after the free attacks, moves along its path (judged again now)."""
 
     m = ctx.state.models[c["model"]]

@@ -79,7 +79,8 @@ def cover_modifiers(target: ModelState, s: AttackSituation, *, catalog: Catalog,
         mods.append(Modifier(f"{s.obstructions} obstruction(s)", -s.obstructions, "CORE-3.6.OBSTRUCTION"))
     if s.cover is not Cover.NONE:
         cc = catalog.cover(_COVER_ID[s.cover])
-        label = f"{cc.name}" + (" (degraded by elevation)" if s.elevated and s.cover != s.cover_before_elevation else "")
+        degraded = s.elevated and s.cover != s.cover_before_elevation
+        label = f"{cc.name}" + (" (degraded by elevation)" if degraded else "")
         mods.append(Modifier(label, cc.ca_mod, "GEO-14" if s.elevated else "CORE-3.6.TABLE"))
     if not s.template and obscured(target, s, settings=settings):
         mods.append(Modifier("Obscured", -1, "ARMORY-5.3.OBSCURED"))
@@ -126,7 +127,8 @@ def hit_tn(attacker: ModelState, target: ModelState, weapon: Weapon, profile: We
     return TargetNumber(effective_ca(attacker), tuple(mods))
 
 
-def damage(attacker: ModelState, weapon: Weapon, profile: WeaponProfile, s: AttackSituation) -> tuple[int, tuple[Modifier, ...]]:
+def damage(attacker: ModelState, weapon: Weapon, profile: WeaponProfile,
+           s: AttackSituation) -> tuple[int, tuple[Modifier, ...]]:
     """Damage per hit: the profile (shotgun by range, GAP-07) + Aim +1 (not into melee) + Hot Load +1
     (ranged, non-template, GAP-68)."""
     base = profile.damage_at(0.0 if s.melee else s.distance)
@@ -166,7 +168,8 @@ def save_tn(target: ModelState, dmg: int, s: AttackSituation, *, catalog: Catalo
                         tuple(mods))
 
 
-def will_tn(target: ModelState, s: AttackSituation, *, catalog: Catalog, settings: Settings) -> tuple[TargetNumber | None, str]:
+def will_tn(target: ModelState, s: AttackSituation, *, catalog: Catalog,
+            settings: Settings) -> tuple[TargetNumber | None, str]:
     """COMBAT-4.3.DEFLECT-WILL: Will + cover Will + Hard + Leader - Wounds sustained (GAP-91) - casualties;
     exempt: Will NA (GAP-22) and Exo/enclosed (ARMORY-5.3.NERVES)."""
     p = target.profile

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 LOCATION_KINDS = ("hotspot", "objective")  # anchors that are locations with a Reaction Radius (MISSION-8.2.TRIGGER)
 
 
-def hustle(ctx: "Ctx", m: ModelState, context: str, offset: int = 0) -> bool:
+def hustle(ctx: Ctx, m: ModelState, context: str, offset: int = 0) -> bool:
     """SKILL-6.1.HUSTLE for a Move taken in this context (only the model's own activation counts)."""
     return context == "own" and hustle_due(ctx.state.activation, m, ctx.settings, offset)
 
@@ -43,18 +43,18 @@ def slow_scars(m: ModelState) -> int:
     return sum(1 for s in m.scars if s.lower() == "slow")
 
 
-def allowance_of(ctx: "Ctx", m: ModelState, context: str, offset: int = 0) -> Allowance:
+def allowance_of(ctx: Ctx, m: ModelState, context: str, offset: int = 0) -> Allowance:
     """GEO-8 allowance of one Move action (TV-06, TV-32, GAP-95)."""
     return move_allowance(m, hustle_bonus=hustle(ctx, m, context, offset), slow_scars=slow_scars(m),
                           rainstorm=ctx.state.environment == "rainstorm", settings=ctx.settings)
 
 
-def others_of(ctx: "Ctx", m: ModelState) -> list[Base]:
+def others_of(ctx: Ctx, m: ModelState) -> list[Base]:
     """Every other base in play (enemies block a path, friends may be passed but not ended on; GEO-8)."""
     return [o.base() for o in ctx.state.models.values() if o.in_play and o.id != m.id]
 
 
-def check_position(ctx: "Ctx", m: ModelState, x: float, y: float, z: float, *, rule: str) -> None:
+def check_position(ctx: Ctx, m: ModelState, x: float, y: float, z: float, *, rule: str) -> None:
     """GEO-6/GEO-7/GEO-26: on the table, overlapping no other base and no impassable terrain at its level."""
     fact = position_fact(ctx.battlefield, x, y, z, radius=m.radius, height=m.profile.height,
                          others=others_of(ctx, m), mover=m.id, settings=ctx.settings)
@@ -66,7 +66,7 @@ def _start(m: ModelState) -> tuple[float, float, float]:
     return (m.x, m.y, m.z)
 
 
-def judge_path(ctx: "Ctx", m: ModelState, path: Sequence[Sequence[float]], allowance: float) -> PathFact:
+def judge_path(ctx: Ctx, m: ModelState, path: Sequence[Sequence[float]], allowance: float) -> PathFact:
     """The GEO-8 verdict on a path from the model's position; an action's check and its resolution share it
     within one `apply` (nothing moves in between)."""
     key = ("path", m.id, m.x, m.y, m.z, tuple(tuple(p) for p in path), allowance)
@@ -86,7 +86,7 @@ def refuse_illegal(m: ModelState, v: PathFact, allowance: Allowance | None) -> N
     raise IllegalAction(f"{m.id}: {v.reason}{extra}", v.rule or "GEO-8")
 
 
-def emit_triggers(ctx: "Ctx", m: ModelState, path: list[tuple[float, float]]) -> None:
+def emit_triggers(ctx: Ctx, m: ModelState, path: list[tuple[float, float]]) -> None:
     """GEO-19: a player model's centre path within 3" + r of a location point triggers it (hostile paths are
     ignored). Uses the shared query `game.core.geometry.zone.path_triggers`."""
     side = next((s for s in ctx.state.sides if s.id == m.side), None)
@@ -102,14 +102,14 @@ def emit_triggers(ctx: "Ctx", m: ModelState, path: list[tuple[float, float]]) ->
                      distance=round(fact.min_distance, 4), limit=fact.limit, segment=fact.segment)
 
 
-def place_along(ctx: "Ctx", m: ModelState, v: PathFact) -> None:
+def place_along(ctx: Ctx, m: ModelState, v: PathFact) -> None:
     m.x, m.y = v.points[-1][0], v.points[-1][1]
     m.z = v.end_z
     emit_triggers(ctx, m, [(p[0], p[1]) for p in v.points])
     task_leave_check(ctx, m)
 
 
-def task_leave_check(ctx: "Ctx", m: ModelState) -> None:
+def task_leave_check(ctx: Ctx, m: ModelState) -> None:
     """CORE-3.4.BANKING: a holder that leaves base contact with its task loses the banked actions."""
 
     if "leaves_contact" not in ctx.settings["task.reset_on"]:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 from game.core.actions import Climb, IllegalAction, Jump, Move
 from game.core.geometry.distance import EPS, segment_point_distance
-from game.core.geometry.terrain import Level
 from game.core.geometry.movement.cost import CLIMB_RATE, PathFact
 from game.core.geometry.movement.positions import vertically_overlap
+from game.core.geometry.terrain import Level
 from game.core.rules.context import record_crit
 from game.core.rules.movepath import (
     allowance_of,
@@ -35,7 +35,7 @@ JUMP_FREE = 2.0  # CORE-3.3.JUMP: a gap up to 2" is crossed for 1 action, no che
 # --- shared -------------------------------------------------------------------------------------------
 
 
-def _common(ctx: "Ctx", unit: str, path: Sequence[Sequence[float]], m: ModelState, what: str) -> None:
+def _common(ctx: Ctx, unit: str, path: Sequence[Sequence[float]], m: ModelState, what: str) -> None:
 
     if len([x for x in ctx.state.unit_models(unit) if x.in_play]) != 1:
         raise IllegalAction("each model of a multi-model unit needs its own path", "CORE-3.7.COMMON-ACTIONS")
@@ -54,7 +54,7 @@ def _event_data(unit: str, m: ModelState, v: PathFact, allowance: float, text: s
 # --- Move (CORE-3.3.MOVE, GEO-8) ------------------------------------------------------------------------
 
 
-def check_move(ctx: "Ctx", a: Move, m: ModelState, context: str) -> int:
+def check_move(ctx: Ctx, a: Move, m: ModelState, context: str) -> int:
     """CORE-3.3.MOVE/GEO-8: a legal path within one Move allowance (climbs included if they fit, GEO-24)."""
     _common(ctx, a.unit, a.path, m, "Move")
     allowance = allowance_of(ctx, m, context)
@@ -62,7 +62,7 @@ def check_move(ctx: "Ctx", a: Move, m: ModelState, context: str) -> int:
     return 1
 
 
-def do_move(ctx: "Ctx", a: Move, m: ModelState, context: str) -> int:
+def do_move(ctx: Ctx, a: Move, m: ModelState, context: str) -> int:
     allowance = allowance_of(ctx, m, context)
     hustled = hustle(ctx, m, context)
     v = judge_path(ctx, m, a.path, allowance.inches)
@@ -76,12 +76,12 @@ def do_move(ctx: "Ctx", a: Move, m: ModelState, context: str) -> int:
 # --- Climb (CORE-3.3.CLIMB, GEO-24) ------------------------------------------------------------------------
 
 
-def _climb_allowance(ctx: "Ctx", m: ModelState, a: Climb, context: str) -> tuple[float, str]:
+def _climb_allowance(ctx: Ctx, m: ModelState, a: Climb, context: str) -> tuple[float, str]:
     parts = [allowance_of(ctx, m, context, k) for k in range(a.actions)]
     return sum(p.inches for p in parts), " + ".join(p.text() for p in parts)
 
 
-def check_climb(ctx: "Ctx", a: Climb, m: ModelState, context: str) -> int:
+def check_climb(ctx: Ctx, a: Climb, m: ModelState, context: str) -> int:
     """GEO-24: a path that climbs, paid from `actions` committed Move allowances; it must climb, finish within
     them (`climb.allow_end_mid_climb`=false) and the model must be free to climb (no Slow scar)."""
     _common(ctx, a.unit, a.path, m, "Climb")
@@ -102,7 +102,7 @@ def check_climb(ctx: "Ctx", a: Climb, m: ModelState, context: str) -> int:
     return a.actions
 
 
-def do_climb(ctx: "Ctx", a: Climb, m: ModelState, context: str) -> int:
+def do_climb(ctx: Ctx, a: Climb, m: ModelState, context: str) -> int:
     total, text = _climb_allowance(ctx, m, a, context)
     v = judge_path(ctx, m, a.path, total)
     refuse_illegal(m, v, None)
@@ -116,7 +116,7 @@ def do_climb(ctx: "Ctx", a: Climb, m: ModelState, context: str) -> int:
 # --- Jump (CORE-3.3.JUMP, GEO-24, GAP-88) ----------------------------------------------------------------
 
 
-def jump_gap(ctx: "Ctx", m: ModelState, to: tuple[float, ...]) -> tuple[Level, Level, float, tuple[float, float, float]]:
+def jump_gap(ctx: Ctx, m: ModelState, to: tuple[float, ...]) -> tuple[Level, Level, float, tuple[float, float, float]]:
     """GEO-24: the levels jumped from and to and the gap width g between them (edge to edge); raises
     IllegalAction when the jump is not between two floors or the bases are not at the edges."""
     from game.core.geometry.terrain import level_at, walking_level
@@ -154,7 +154,7 @@ def jump_gap(ctx: "Ctx", m: ModelState, to: tuple[float, ...]) -> tuple[Level, L
     return here, there, gap, (x, y, there.z)
 
 
-def check_jump(ctx: "Ctx", a: Jump, m: ModelState, context: str) -> int:
+def check_jump(ctx: Ctx, a: Jump, m: ModelState, context: str) -> int:
     """CORE-3.3.JUMP/GEO-24/GAP-88: g <= 2" for 1 action; 2" < g <= `jump.max` only right after a Move (a free Will
     Skill Check then decides); never with the Slow scar; the landing is a legal position."""
 
@@ -183,7 +183,7 @@ def check_jump(ctx: "Ctx", a: Jump, m: ModelState, context: str) -> int:
     return 1
 
 
-def do_jump(ctx: "Ctx", a: Jump, m: ModelState, context: str) -> int:
+def do_jump(ctx: Ctx, a: Jump, m: ModelState, context: str) -> int:
 
     here, there, gap, land = jump_gap(ctx, m, a.to)
     if gap > JUMP_FREE + EPS:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 ORDER_RANGE = 12.0  # GEO-22: Order recipient within 12"
 
 
-def check_order(ctx: "Ctx", a: Order, m: ModelState, context: str) -> int:
+def check_order(ctx: Ctx, a: Order, m: ModelState, context: str) -> int:
     st = ctx.state
     if context != "own":
         raise IllegalAction("Orders are given in the Leader's own activation", "SKILL-6.1.LEADER-ORDER")
@@ -37,7 +37,7 @@ def check_order(ctx: "Ctx", a: Order, m: ModelState, context: str) -> int:
     return ctx.check_action(a.action, actor=a.recipient, context="ordered")  # 1 Leader action per action (GAP-37)
 
 
-def do_order(ctx: "Ctx", a: Order, m: ModelState, context: str) -> int:
+def do_order(ctx: Ctx, a: Order, m: ModelState, context: str) -> int:
     cost = ctx.check_action(a.action, actor=a.recipient, context="ordered")  # the Leader pays what the action costs
     ctx.emit("order", ("SKILL-6.1.LEADER-ORDER", "GAP-37"), leader=a.unit, recipient=a.recipient,
              action=type(a.action).__name__, leader_actions=cost)

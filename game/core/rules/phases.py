@@ -2,7 +2,7 @@
 COMBAT-4.2.PARRY): deploy, initiative, activate, act, interrupt, Med-Kit and Parry decisions."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import game.core.rules.dispatch as dispatch
 from game.core.actions import (

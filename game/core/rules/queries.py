@@ -14,35 +14,35 @@ if TYPE_CHECKING:
     from game.core.rules.context import Ctx
 
 
-def catalog_of(ctx: "Ctx") -> Catalog:
+def catalog_of(ctx: Ctx) -> Catalog:
     return load_catalog(ctx.settings)
 
 
-def contact_tol(ctx: "Ctx") -> float:
+def contact_tol(ctx: Ctx) -> float:
     return float(ctx.settings["geo.contact_tol"])
 
 
-def in_contact(ctx: "Ctx", a: ModelState, b: ModelState) -> bool:
+def in_contact(ctx: Ctx, a: ModelState, b: ModelState) -> bool:
     """GEO-6 base contact (edge distance within `geo.contact_tol`), on the models' coordinates."""
     return math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius <= contact_tol(ctx) + EPS
 
 
-def contacts_of(ctx: "Ctx", m: ModelState) -> list[ModelState]:
+def contacts_of(ctx: Ctx, m: ModelState) -> list[ModelState]:
     """Every other model in play in base contact with m (any side)."""
     return [o for o in ctx.state.models.values() if o.id != m.id and o.in_play and in_contact(ctx, m, o)]
 
 
-def enemy_contacts(ctx: "Ctx", m: ModelState) -> list[ModelState]:
+def enemy_contacts(ctx: Ctx, m: ModelState) -> list[ModelState]:
     return [o for o in contacts_of(ctx, m) if o.side != m.side]
 
 
-def unit_mates(ctx: "Ctx", m: ModelState) -> list[ModelState]:
+def unit_mates(ctx: Ctx, m: ModelState) -> list[ModelState]:
     """The models in play of m's unit, in unit order (CORE-3.7.AS-ONE-MODEL)."""
     st = ctx.state
     return [st.models[x] for x in st.units[m.unit].models if st.models[x].in_play]
 
 
-def target_model(ctx: "Ctx", a: ModelState, target_id: str) -> ModelState:
+def target_model(ctx: Ctx, a: ModelState, target_id: str) -> ModelState:
     t = ctx.state.models.get(target_id)
     if t is None or not t.deployed:
         raise IllegalAction(f"no model {target_id!r} on the table", "CORE-3.3.ATTACK")
@@ -53,7 +53,7 @@ def target_model(ctx: "Ctx", a: ModelState, target_id: str) -> ModelState:
     return t
 
 
-def sole_model(ctx: "Ctx", unit_id: str) -> ModelState:
+def sole_model(ctx: Ctx, unit_id: str) -> ModelState:
     models = ctx.state.unit_models(unit_id)
     live = [m for m in models if m.in_play]
     if not live:
@@ -61,7 +61,7 @@ def sole_model(ctx: "Ctx", unit_id: str) -> ModelState:
     return live[0]
 
 
-def can_see(ctx: "Ctx", a: ModelState, b: ModelState) -> bool:
+def can_see(ctx: Ctx, a: ModelState, b: ModelState) -> bool:
     """GEO-10 mutual LOS between two models. On a table with no terrain and no smoke nothing can block
     a ray (models never block, `los.models_block`=false), so the answer is known without tracing."""
     bf = ctx.battlefield
@@ -74,17 +74,17 @@ def can_see(ctx: "Ctx", a: ModelState, b: ModelState) -> bool:
     return line_of_sight(bf, ctx.state.scene(), a.id, b.id, settings=ctx.settings, max_distance=limit).visible
 
 
-def enemies_of(ctx: "Ctx", side: str) -> list[ModelState]:
+def enemies_of(ctx: Ctx, side: str) -> list[ModelState]:
     return [m for m in ctx.state.models.values() if m.in_play and m.side != side]
 
 
-def engaged(ctx: "Ctx", m: ModelState) -> bool:
+def engaged(ctx: Ctx, m: ModelState) -> bool:
     """GAP-78: a model in base contact with an enemy is Engaged."""
     tol = ctx.settings["geo.contact_tol"] + EPS
     return any(math.hypot(m.x - e.x, m.y - e.y) - m.radius - e.radius <= tol for e in enemies_of(ctx, m.side))
 
 
-def leader_bonus(ctx: "Ctx", m: ModelState) -> tuple[Modifier, ...]:
+def leader_bonus(ctx: Ctx, m: ModelState) -> tuple[Modifier, ...]:
     """SKILL-6.1.LEADER (`leader.bonus_applies`, `leader.self_bonus`): +1 to Will-based rolls of allies
     in the Leader's LOS, any range."""
     if ctx.settings["leader.bonus_applies"] != "all_will_based_rolls":
@@ -99,11 +99,11 @@ def leader_bonus(ctx: "Ctx", m: ModelState) -> tuple[Modifier, ...]:
     return ()
 
 
-def in_task_contact(ctx: "Ctx", m: ModelState, task: TaskState) -> bool:
+def in_task_contact(ctx: Ctx, m: ModelState, task: TaskState) -> bool:
     d = max(0.0, math.hypot(m.x - task.x, m.y - task.y) - m.radius - task.radius)
     return d <= ctx.settings["geo.contact_tol"] + EPS
 
 
-def aim_pending(ctx: "Ctx", m: ModelState, context: str) -> bool:
+def aim_pending(ctx: Ctx, m: ModelState, context: str) -> bool:
     act = ctx.state.activation
     return bool(context == "own" and act is not None and act.unit == m.unit and act.aim)

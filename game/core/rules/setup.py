@@ -1,9 +1,10 @@
 """Scenarios and new games: crews, zones, tasks, the turn limit and deployment order (TURN-2, TURN-4)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from game.core.battlefield import Battlefield, Zone
 from game.core.catalog import Catalog, load_catalog
@@ -133,7 +134,7 @@ def new_game(
     check_k_limit(scenario, profiles)
     for crew in scenario.crews:
         st.sides.append(SideState(crew.side, crew.name, SideKind.CREW, crew.controller, crew.zone))
-        for ms, profile in zip(crew.models, profiles[crew.side]):
+        for ms, profile in zip(crew.models, profiles[crew.side], strict=False):
             st.units[ms.id] = UnitState(ms.id, crew.side, [ms.id])
             st.models[ms.id] = ModelState(ms.id, ms.id, crew.side, profile, items=list(ms.items),
                                           grenades=dict(ms.grenades))

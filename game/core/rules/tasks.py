@@ -21,7 +21,7 @@ def _task_actions_needed(m: ModelState, task: TaskState) -> int:
     return max(1, n)
 
 
-def check_task(ctx: "Ctx", a: ComplexTask, m: ModelState, context: str) -> int:
+def check_task(ctx: Ctx, a: ComplexTask, m: ModelState, context: str) -> int:
     task = ctx.state.tasks.get(a.task)
     if task is None:
         raise IllegalAction(f"no task {a.task!r} in this scenario", "CORE-3.4.TASK")
@@ -34,7 +34,7 @@ def check_task(ctx: "Ctx", a: ComplexTask, m: ModelState, context: str) -> int:
     return 1
 
 
-def skill_check_tn(ctx: "Ctx", m: ModelState, task: TaskState) -> TargetNumber:
+def skill_check_tn(ctx: Ctx, m: ModelState, task: TaskState) -> TargetNumber:
     """CORE-3.4.CHECK: Will - Difficulty, Fuse Cutter +2 on explosives, Tool Kit +2 on mechanical tasks,
     Leader +1 (TV-14)."""
     mods = [Modifier("Difficulty", -task.difficulty, "CORE-3.4.DIFFICULTY")] if task.difficulty else []
@@ -46,7 +46,7 @@ def skill_check_tn(ctx: "Ctx", m: ModelState, task: TaskState) -> TargetNumber:
     return will_tn(m, tuple(mods))
 
 
-def do_task(ctx: "Ctx", a: ComplexTask, m: ModelState, context: str) -> int:
+def do_task(ctx: Ctx, a: ComplexTask, m: ModelState, context: str) -> int:
 
     task = ctx.state.tasks[a.task]
     if task.holder != m.id:

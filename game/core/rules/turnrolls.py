@@ -93,7 +93,8 @@ def roll_environment(ctx: Ctx) -> None:
     face = ctx.dice.d6()
     st.environment = ENVIRONMENT[face - 1]
     effect = {"sudden_darkness": f"LOS limited to {ctx.settings['env.darkness_los']:g}\" without NODs",
-              "rainstorm": f"Movement -{ctx.settings['env.rain_move']:g}\", maximum ranges x{ctx.settings['env.rain_range_mult']:g}",
+              "rainstorm": f"Movement -{ctx.settings['env.rain_move']:g}\", "
+                           f"maximum ranges x{ctx.settings['env.rain_range_mult']:g}",
               "high_radiation": "Turn Limit -1, Salvage Values x2"}.get(st.environment, "no effect")
     if st.environment == "high_radiation":
         st.turn_limit -= 1

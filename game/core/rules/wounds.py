@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 PIN_CAP = 4  # COMBAT-4.4.PIN-CAP
 
 
-def add_pins(ctx: "Ctx", unit_id: str, n: int, *, reason: str, rules: tuple[str, ...]) -> int:
+def add_pins(ctx: Ctx, unit_id: str, n: int, *, reason: str, rules: tuple[str, ...]) -> int:
     """Give a unit Pinned counters, capped at 4; Will-NA units never take Pins (GAP-22); Hard ignores
     the first Pin of the mission (SKILL-6.1.HARD, `hard.scope`). Returns the Pins actually added."""
     st = ctx.state
@@ -43,7 +43,7 @@ def medkits(m: ModelState) -> int:
     return m.items.count("medkit")
 
 
-def inflict_wounds(ctx: "Ctx", model_id: str, n: int, round_id: int) -> None:
+def inflict_wounds(ctx: Ctx, model_id: str, n: int, round_id: int) -> None:
     """Apply n Wounds from one round (COMBAT-4.3.WOUND). Three or more in one round put the model
     Out of Action whatever its kits (GAP-92); otherwise a model carrying a Med-Kit decides at once
     whether to dress them (COMBAT-4.4.MEDKIT-SELF, `medkit.self_window`), as a MEDKIT decision."""
@@ -70,7 +70,7 @@ def inflict_wounds(ctx: "Ctx", model_id: str, n: int, round_id: int) -> None:
     settle_wounds(ctx, model_id, round_id)
 
 
-def settle_wounds(ctx: "Ctx", model_id: str, round_id: int = 0) -> None:
+def settle_wounds(ctx: Ctx, model_id: str, round_id: int = 0) -> None:
     """OOA when undressed Wounds reach the model's Wounds (GAP-92)."""
     m = ctx.state.models[model_id]
     if not m.ooa and m.wounds_taken >= m.profile.wounds:
@@ -80,7 +80,7 @@ def settle_wounds(ctx: "Ctx", model_id: str, round_id: int = 0) -> None:
                  wounds_taken=m.wounds_taken)
 
 
-def kill(ctx: "Ctx", model_id: str, *, reason: str) -> None:
+def kill(ctx: Ctx, model_id: str, *, reason: str) -> None:
     """COMBAT-4.4.PERMA-DEAD: permanently dead; its kit goes to the crew pool after the mission."""
     m = ctx.state.models[model_id]
     m.dead = True
@@ -88,7 +88,7 @@ def kill(ctx: "Ctx", model_id: str, *, reason: str) -> None:
     ctx.emit("dead", ("COMBAT-4.4.PERMA-DEAD", "GAP-93"), model=model_id, reason=reason)
 
 
-def go_out_of_action(ctx: "Ctx", model_id: str, *, reason: str, round_id: int = 0) -> None:
+def go_out_of_action(ctx: Ctx, model_id: str, *, reason: str, round_id: int = 0) -> None:
     """COMBAT-4.4.OOA: the model takes no further part; Pins, Alert and Aim go (GAP-33 `pin.on_ooa`)."""
     st = ctx.state
     m = st.models[model_id]
@@ -105,7 +105,7 @@ def go_out_of_action(ctx: "Ctx", model_id: str, *, reason: str, round_id: int = 
     _task_reset_on_wound(ctx, model_id)
 
 
-def dress_wound(ctx: "Ctx", patient_id: str, applier_id: str) -> None:
+def dress_wound(ctx: Ctx, patient_id: str, applier_id: str) -> None:
     """One Med-Kit removes one Wound for 2 Pinned counters, 1 if the applier is a Bone Doc (TV-27)."""
     st = ctx.state
     patient = st.models[patient_id]
@@ -124,7 +124,7 @@ def dress_wound(ctx: "Ctx", patient_id: str, applier_id: str) -> None:
     add_pins(ctx, patient.unit, pins, reason="Med-Kit", rules=("COMBAT-4.4.MEDKIT-SELF",))
 
 
-def _task_reset_on_wound(ctx: "Ctx", model_id: str) -> None:
+def _task_reset_on_wound(ctx: Ctx, model_id: str) -> None:
     """CORE-3.4.BANKING (`task.reset_on`): a Wound or OOA loses the holder's banked task actions."""
     if "wounded" not in ctx.settings["task.reset_on"]:
         return

@@ -64,7 +64,9 @@ def test_geo12_crossing_is_symmetric():
 
 
 def test_geo10_prism_skimming_the_top_or_bottom_does_not_block():
-    hit = lambda az, bz: seg_piece(-1.0, 1.0, az, 3.0, 1.0, bz, SQUARE, 0, 4, 0.0, 2.0, MODE_PRISM, [0.0] * 64)[1]
+    def hit(az: float, bz: float) -> bool:
+        return bool(seg_piece(-1.0, 1.0, az, 3.0, 1.0, bz, SQUARE, 0, 4, 0.0, 2.0, MODE_PRISM, [0.0] * 64)[1])
+
     assert not hit(2.0, 2.0)  # skims the top face
     assert hit(1.999, 1.999)
     assert not hit(3.0, 2.5)  # passes over
@@ -72,7 +74,9 @@ def test_geo10_prism_skimming_the_top_or_bottom_does_not_block():
 
 
 def test_geo10_woods_length_counts_only_below_the_canopy():
-    ln = lambda az, bz: seg_piece(-1.0, 1.0, az, 3.0, 1.0, bz, SQUARE, 0, 4, 0.0, 4.0, MODE_WOODS, [0.0] * 64)[2]
+    def ln(az: float, bz: float) -> float:
+        return float(seg_piece(-1.0, 1.0, az, 3.0, 1.0, bz, SQUARE, 0, 4, 0.0, 4.0, MODE_WOODS, [0.0] * 64)[2])
+
     assert ln(1.0, 1.0) == pytest.approx(2.0)
     assert ln(5.0, 5.0) == 0.0
     assert ln(5.0, 3.0) == pytest.approx(1.0)  # z = 4 at x = 1: only x in [1, 2] counts

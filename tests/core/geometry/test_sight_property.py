@@ -115,7 +115,7 @@ def test_fast_verdicts_equal_the_naive_reference(data):
     pairs = [(a, t) for a in ids for t in ids if a != t]
     fast = check_pairs(bf, sc, pairs)
     table = all_pairs(bf, sc)
-    for (a, t), v in zip(pairs, fast):
+    for (a, t), v in zip(pairs, fast, strict=False):
         assert v == naive_check(bf, sc, a, t)
         assert v == naive_or_fact_check(bf, sc, a, t)
         assert v == table.verdict(a, t)

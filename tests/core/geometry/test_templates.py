@@ -84,7 +84,8 @@ def test_geo15_flame_teardrop_at_any_angle_from_the_attackers_base():
         beyond = (tip[0] + 9.0 * axis[0], tip[1] + 9.0 * axis[1])
         assert flame_distance(tip, axis, beyond) == pytest.approx(1.0)
         th_ = math.radians(deg)
-        tgt = model("T", 5.0 + 0.5 * math.cos(th_) + 8.5 * math.cos(th_), 5.0 + 0.5 * math.sin(th_) + 8.5 * math.sin(th_))
+        tgt = model("T", 5.0 + 0.5 * math.cos(th_) + 8.5 * math.cos(th_),
+                    5.0 + 0.5 * math.sin(th_) + 8.5 * math.sin(th_))
         fact = template_coverage(board(), Scene(bases=(attacker, tgt)), "flame", None, angle=th, attacker_id="A")
         assert fact.model("T") is not None and fact.model("T").distance == pytest.approx(0.0, abs=1e-6)
         assert fact.model("A") is None  # the attacker itself is never affected
@@ -92,7 +93,8 @@ def test_geo15_flame_teardrop_at_any_angle_from_the_attackers_base():
 
 def test_geo15_flame_width_and_miss_and_aim_at_a_point():
     attacker = model("A", 2.0, 10.0, side="crew")
-    sc = Scene(bases=(attacker, model("wide", 9.0, 12.0), model("miss", 9.0, 12.05), model("ally", 4.0, 10.0, side="crew")))
+    sc = Scene(bases=(attacker, model("wide", 9.0, 12.0), model("miss", 9.0, 12.05), model("ally", 4.0, 10.0,
+                                                                                           side="crew")))
     fact = template_coverage(board(), sc, TemplateKind.FLAME, (20.0, 10.0), attacker_id="A")
     assert fact.angle == pytest.approx(0.0)
     assert {m.model for m in fact.models} == {"wide", "ally"}  # friendly models are touched too

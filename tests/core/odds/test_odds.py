@@ -99,7 +99,8 @@ def test_tv03_raven_vs_rad_ghoul():
 
 def test_tv17_grenade_over_a_wall():
     """TV-17: CA 5 throwing at a visible target over a wall -> TN 4 (P 0.4); target not visible -> TN 2 (0.2)."""
-    low = piece(7, "garden wall", 15.8, 5.0, 16.2, 17.0, 1.5, cover=Cover.HARD, blocks=True, movement=Movement.IMPASSABLE)
+    low = piece(7, "garden wall", 15.8, 5.0, 16.2, 17.0, 1.5, cover=Cover.HARD, blocks=True,
+                movement=Movement.IMPASSABLE)
     deck = piece(8, "deck", 8.0, 9.0, 12.0, 13.0, 2.0, cover=Cover.NONE, surface=True, movement=Movement.IMPASSABLE)
     st = game([("a1", "a", profile(ca=5), (10, 11, 2.0)), ("b1", "b", profile(), (20, 11))], pieces=(low, deck),
               grenades={"a1": {"hand_grenade": 2}})
@@ -124,14 +125,17 @@ def test_tv18_initiative_odds_and_ties_keep_the_modifier():
     st = game([("a1", "a", profile(), (3, 3)), ("b1", "b", profile(), (30, 30)), ("b2", "b", profile(), (33, 33))])
     st.units["b1"].pins = 1
     st.units["b2"].pins = 2
-    assert roll_initiative(Ctx(st, ScriptedDice([5, 7, 3, 4]), st.battlefield), ["a", "b"], purpose="turn") == ["a", "b"]
-    assert roll_initiative(Ctx(st, ScriptedDice([5, 7, 3, 6]), st.battlefield), ["a", "b"], purpose="turn") == ["b", "a"]
+    first = roll_initiative(Ctx(st, ScriptedDice([5, 7, 3, 4]), st.battlefield), ["a", "b"], purpose="turn")
+    assert first == ["a", "b"]
+    second = roll_initiative(Ctx(st, ScriptedDice([5, 7, 3, 6]), st.battlefield), ["a", "b"], purpose="turn")
+    assert second == ["b", "a"]
 
 
 def test_tv19_pinned_targets():
     """TV-19: CA 5 melee vs a Pinned defender, first round TN 7 (P 0.7); ranged vs a Pinned defender in soft
     cover with Civilian armour TN 1 (P 0.1 per die)."""
-    st = game([("a1", "a", profile(ca=5, weapons=("machete",)), (10, 10)), ("b1", "b", profile(ca=4, weapons=("knife",)), (11.0, 10))])
+    st = game([("a1", "a", profile(ca=5, weapons=("machete",)), (10, 10)),
+               ("b1", "b", profile(ca=4, weapons=("knife",)), (11.0, 10))])
     st.units["b1"].pins = 1
     activate(st, "a1")
     o = attack_odds(st, MeleeAttack("a1", "b1", "machete"))

@@ -46,7 +46,8 @@ def round_marginals(base: GameState, leaves: list[Leaf], target: str) -> dict[st
         return w[0].data["crit"] if w else "no_roll"
 
     def save_crit(lf: Leaf) -> str:
-        s = [e for e in lf.events if e.type == "roll" and e.data["what"].startswith("armour save") and e.data["who"] == target]
+        s = [e for e in lf.events
+             if e.type == "roll" and e.data["what"].startswith("armour save") and e.data["who"] == target]
         return s[0].data["crit"] if s else "no_roll"
 
     return {
@@ -98,17 +99,20 @@ RANGED = {
     "smg_mutant_obstruction_gap91": lambda: ranged_game(MUTANT, pieces=(HEDGE,)),
     "smg_wounded_mutant_two_wound_rule": lambda: ranged_game(MUTANT, wounds_taken=1),
     "smg_bdu_tn0_saves_gap11": lambda: ranged_game(profile(armor=0, will=5)),
-    "pistol_advanced_best_of_two_gap14": lambda: ranged_game(profile(armor=7, save_dice=2, armour="advanced"), weapon="pistol"),
+    "pistol_advanced_best_of_two_gap14": lambda: ranged_game(profile(armor=7, save_dice=2, armour="advanced"),
+                                                             weapon="pistol"),
     "smg_advanced_will_na": lambda: ranged_game(profile(armor=7, save_dice=2, will=None, armour="advanced")),
     "smg_hard_target_pins_cap": lambda: ranged_game(profile(armor=4, will=4, skills=("hard",)), pins=3),
     "smg_pinned_hard_cover_ghoul": lambda: ranged_game(profile(armor=4, will=6, creature=True), pieces=(HEDGE, WALL),
                                                        pos=(20.55, 11), pins=1),
     "smg_ai_medkit_single_wound": lambda: ranged_game(profile(armor=3, will=5), items={"t1": ["medkit"]}, ai=True),
-    "smg_ai_medkits_leader": lambda: ranged_game(profile(armor=2, will=7, wounds=2), items={"t1": ["medkit", "medkit"]}, ai=True),
+    "smg_ai_medkits_leader": lambda: ranged_game(profile(armor=2, will=7, wounds=2),
+                                                 items={"t1": ["medkit", "medkit"]}, ai=True),
     "smg_human_medkit_declined": lambda: ranged_game(profile(armor=3, will=5), items={"t1": ["medkit"]}),
     "smg_multi_model_dogs_tv34": lambda: ranged_game(
-        profile(ca=4, armor=2, will=4, creature=True), extra=[("t2", "b", profile(ca=4, armor=2, will=4, creature=True), (21.05, 11)),
-                                                              ("t3", "b", profile(ca=4, armor=2, will=4, creature=True), (20, 12.05))],
+        profile(ca=4, armor=2, will=4, creature=True),
+        extra=[("t2", "b", profile(ca=4, armor=2, will=4, creature=True), (21.05, 11)),
+               ("t3", "b", profile(ca=4, armor=2, will=4, creature=True), (20, 12.05))],
         units={"pack": ["t1", "t2", "t3"]}),
     "smg_exo_will_exempt": lambda: ranged_game(profile(armor=8, will=6, will_exempt=True)),
 }
@@ -123,13 +127,15 @@ def test_ranged_odds_equal_apply(name):
 
 def test_unload_odds_equal_apply_pooled():
     """SKILL-6.1.UNLOAD: SMG 2 + 2 + 2 = 6 dice at TN 9 vs saves at TN 1 (GAP-11 mixes), pools as class multisets."""
-    st = ranged_game(profile(armor=1, will=None), attacker=profile(ca=9, actions=3, weapons=("smg",), skills=("unload",)))
+    st = ranged_game(profile(armor=1, will=None), attacker=profile(ca=9, actions=3, weapons=("smg",),
+                                                                   skills=("unload",)))
     assert check_ranged(st, RangedAttack("a1", "t1", "smg", unload=True), pooled=True) > 1
 
 
 def test_fire_into_melee_random_assignment_gap76():
     """GAP-76: firing un-aimed into a melee, each hit lands on the target with chance 1/2 (D10 parity)."""
-    st = ranged_game(profile(armor=3, will=5), weapon="pistol", extra=[("f1", "a", profile(armor=3, will=5), (21.0, 11))])
+    st = ranged_game(profile(armor=3, will=5), weapon="pistol",
+                     extra=[("f1", "a", profile(armor=3, will=5), (21.0, 11))])
     odds = attack_odds(st, RangedAttack("a1", "t1", "pistol"))
     assert odds.share == pytest.approx(0.5)
     leaves = enumerate_apply(st, RangedAttack("a1", "t1", "pistol"))
@@ -149,13 +155,15 @@ def melee_game(a_prof, d_prof, *, d_pins: int = 0, ai: bool = False, d_items=Non
 
 
 MELEE = {
-    "knife_vs_knife": (lambda: melee_game(profile(ca=5, weapons=("knife",)), profile(ca=5, armor=3, weapons=("knife",))),
+    "knife_vs_knife": (lambda: melee_game(profile(ca=5, weapons=("knife",)), profile(ca=5, armor=3,
+                                                                                     weapons=("knife",))),
                        MeleeAttack("a1", "d1", "knife")),
     "knife_man_dual_vs_machete": (lambda: melee_game(profile(ca=5, skills=("knife_man",), weapons=("knife", "pistol")),
                                                      profile(ca=4, armor=4, weapons=("machete",))),
                                   MeleeAttack("a1", "d1", "knife", "pistol")),
     "kick_pinned_leader_ai_kit": (lambda: melee_game(profile(ca=5, weapons=("machete",)),
-                                                     profile(ca=6, armor=2, wounds=2, weapons=("knife",)), d_pins=1, ai=True,
+                                                     profile(ca=6, armor=2, wounds=2,
+                                                             weapons=("knife",)), d_pins=1, ai=True,
                                                      d_items=["medkit"]),
                                   MeleeAttack("a1", "d1", "machete")),
 }
@@ -179,15 +187,20 @@ def test_melee_odds_equal_apply(name, policy):
         return next((e.data["wounds"] for e in lf.events if e.type == "hits_resolved" and e.data["model"] == who), 0)
 
     def crit(faces):  # type: ignore[no-untyped-def]
-        return "mix" if 1 in faces and 10 in faces else "success" if 1 in faces else "failure" if 10 in faces else "none"
+        if 1 in faces:
+            return "mix" if 10 in faces else "success"
+        return "failure" if 10 in faces else "none"
 
-    assert nonzero(odds.attacker_crit.fractions()) == marginal(leaves, lambda lf: crit(sum((r.data["dice"] for r in a_rolls(lf)), [])))
-    assert nonzero(odds.defender_crit.fractions()) == marginal(leaves, lambda lf: rolls(lf, "defending")[0].data["crit"])
+    assert nonzero(odds.attacker_crit.fractions()) == marginal(
+        leaves, lambda lf: crit(sum((r.data["dice"] for r in a_rolls(lf)), [])))
+    assert nonzero(odds.defender_crit.fractions()) == marginal(
+        leaves, lambda lf: rolls(lf, "defending")[0].data["crit"])
     expected = {
         "attacker_hits": marginal(leaves, lambda lf: mr(lf).data["attacker_hits"]),
         "defender_hits": marginal(leaves, lambda lf: mr(lf).data["defender_hits"]),
         "parried": marginal(leaves, parried),
-        "unparried": marginal(leaves, lambda lf: (mr(lf).data["attacker_hits"] - parried(lf), mr(lf).data["defender_hits"] - parried(lf))),
+        "unparried": marginal(leaves, lambda lf: (mr(lf).data["attacker_hits"] - parried(lf),
+                                                  mr(lf).data["defender_hits"] - parried(lf))),
         "wounds_to_defender": marginal(leaves, lambda lf: hr(lf, "d1")),
         "wounds_to_attacker": marginal(leaves, lambda lf: hr(lf, "a1")),
         "defender_ooa": marginal(leaves, lambda lf: lf.state.models["d1"].ooa),
@@ -212,7 +225,8 @@ def test_grenade_on_a_model_equal_apply_all_deviations():
     leaves = enumerate_apply(st, act, angle=1.234)
     touched = lambda lf: any(m["model"] == "t1" for e in lf.events if e.type == "template" for m in e.data["models"])  # noqa: E731
     assert odds.models["t1"].effects["affected"] == marginal(leaves, touched)[True]
-    hit_leaves = [Leaf(lf.state, lf.events, lf.weight / odds.models["t1"].effects["affected"]) for lf in leaves if touched(lf)]
+    hit_leaves = [Leaf(lf.state, lf.events,
+                       lf.weight / odds.models["t1"].effects["affected"]) for lf in leaves if touched(lf)]
     assert_round(odds.models["t1"].given["affected"], round_marginals(st, hit_leaves, "t1"))
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import itertools
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from game.core.actions import DeclineMedKit, Parry, UseItem
 from game.core.odds.melee import parry_choice
@@ -18,7 +19,8 @@ from game.core.state import GameState, Phase
 
 
 class NeedDie(Exception):
-    """The script ran out: the next D10 belongs to a success test at `tn` (None: not a test, 10 faces) in a pool of `n`."""
+    """The script ran out: the next D10 belongs to a success test at `tn` (None: not a test, 10 faces) in a pool of
+    `n`."""
 
     def __init__(self, tn: int | None, n: int, pooled: bool) -> None:
         super().__init__(tn)

@@ -478,7 +478,8 @@ def test_tv27_medkit_at_the_moment_of_a_ranged_wound_then_will_check():
 
 def test_tv34_multi_model_will_check_minus_losses():
     """TV-34: 6 Dogs (Will 4) lose 2 models and the round also has deflections -> Will TN 2."""
-    dogs = [(f"d{i}", "b", profile(ca=4, armor=2, will=4, creature=True, base=1.0), (20 + (i % 3) * 1.05, 10 + (i // 3) * 1.05))
+    dogs = [(f"d{i}", "b", profile(ca=4, armor=2, will=4, creature=True, base=1.0), (20 + (i % 3) * 1.05,
+                                                                                     10 + (i // 3) * 1.05))
             for i in range(6)]
     st = game([("a1", "a", profile(ca=6, actions=3, skills=("unload",), weapons=("assault_rifle",)), (10, 11))] + dogs,
               units={"pack": [d[0] for d in dogs]})

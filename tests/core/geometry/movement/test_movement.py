@@ -1,4 +1,5 @@
-"""GEO-7, GEO-8, GEO-24, GAP-85/86: the exact cost and legality of a base's centre path (game/core/geometry/movement/cost.py)."""
+"""GEO-7, GEO-8, GEO-24, GAP-85/86: the exact cost and legality of a base's centre path
+(game/core/geometry/movement/cost.py)."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
-"""GEO-27 shortest legal paths (game/core/geometry/movement/graph.py, game/core/geometry/movement/paths.py) against independent oracles."""
+"""GEO-27 shortest legal paths (game/core/geometry/movement/graph.py, game/core/geometry/movement/paths.py) against
+independent oracles."""
 from __future__ import annotations
 
 import heapq
@@ -44,7 +45,7 @@ def oracle(bf: Battlefield, a, b, q: int = 16) -> float:  # type: ignore[no-unty
     ok = np.ones(len(i), bool)
     ok[np.unique(hit[0])] = False
     adj: dict[int, list[tuple[int, float]]] = {k: [] for k in range(n)}
-    for u, v in zip(i[ok], j[ok]):
+    for u, v in zip(i[ok], j[ok], strict=False):
         d = float(np.hypot(*(pts[u] - pts[v])))
         adj[u].append((v, d))
         adj[v].append((u, d))

@@ -73,7 +73,7 @@ def test_reach_region_is_within_the_free_space() -> None:
     assert geom.intersection(wall).area < 1e-6
 
 
-# --- the visibility sweep (game/core/geometry/movement/reach_kernels.py) -------------------------------------------------------
+# --- the visibility sweep (game/core/geometry/movement/reach_kernels.py) ---------------------------------
 
 
 def _shadow_reference(v, rad, polys):  # type: ignore[no-untyped-def]
