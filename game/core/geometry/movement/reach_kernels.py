@@ -4,15 +4,14 @@ Every function here is plain Python over scalars and flat numpy arrays that numb
 (`game.core.geometry.movement.reach_jit` compiles this very source lazily; with `ZONA_ALFA_NO_JIT=1` it runs as is).
 
 Occluders are convex polygons (counter-clockwise, no closing vertex): polygon `p` owns vertices
-`poff[p] <= k < poff[p + 1]` of `vx, vy`, its bounding box is `bx0..by1` and its kind is SOLID (blocks
-every ray: inflated pieces, enemy bases, off-floor space) or DIFFICULT (hides only for uniform-cost rays).
-From a viewpoint v with remaining allowance `rad`, the visible region is the disc (a 64-gon, as shapely's
-`buffer(rad, quad_segs=16)`) minus every point whose segment from v meets an occluder. The sweep sorts
-the angles of the front-facing edges' ends, the disc's 64 vertices and where edges cross the circle; in
-each angular interval the nearest curve (an edge's line, or the circle) is found at both ends and, where
-it differs, the interval is split at the crossing (bisection), so the polygon is exact up to the disc's
-inscribed chords. A viewpoint strictly inside a SOLID occluder sees nothing (no base stands there); one on
-the boundary of an occluder is blind in the wedge of directions into it.
+`poff[p] <= k < poff[p + 1]` of `vx, vy`, its bounding box is `bx0..by1` and its kind is SOLID (blocks every ray:
+inflated pieces, enemy bases, off-floor space) or DIFFICULT (hides only for uniform-cost rays). From a viewpoint v
+with remaining allowance `rad`, the visible region is the disc (a 64-gon, as shapely's `buffer(rad, quad_segs=16)`)
+minus every point whose segment from v meets an occluder. The sweep sorts the angles of the front-facing edges'
+ends, the disc's 64 vertices and where edges cross the circle; in each angular interval the nearest curve (an
+edge's line, or the circle) is found at both ends and, where it differs, the interval is split at the crossing
+(bisection), so the polygon is exact up to the disc's inscribed chords. A viewpoint strictly inside a SOLID
+occluder sees nothing (no base stands there); one on an occluder's boundary is blind in the wedge into it.
 """
 from __future__ import annotations
 
