@@ -17,17 +17,29 @@ from game.core.state import SAVE_VERSION, GameState
 from game.core.version import ENGINE_VERSION
 
 RECORD_FORMAT = "zona-alfa-record"
+RECORD_VERSION = 2  # 2: action_count and the end (phase, turn, events, log SHA-256) detect truncation and edits
 SAVE_FORMAT = "zona-alfa-save"
+SEED_LIMIT = 2**64  # a record's seed is an int with |seed| < 2^64 (the PRNG uses its low 64 bits, GEO-28)
 
 
 class RecordError(ValueError):
     """A record or save that cannot be used: names the file, what is wrong and how to fix it."""
 
 
+class RecordEndJSON(TypedDict):
+    """How a recorded game stood after its last action (docs/formats.md)."""
+
+    phase: str
+    turn: int
+    events: int
+    log_sha256: str
+
+
 class RecordJSON(TypedDict):
     """A record as JSON (docs/formats.md)."""
 
     format: str
+    version: int
     engine: str
     scenario: str
     map: str | None
@@ -35,6 +47,8 @@ class RecordJSON(TypedDict):
     seed: int
     settings: dict[str, JSONValue]
     actions: list[JSONObject]
+    action_count: int
+    end: RecordEndJSON | None
 
 
 class SaveJSON(TypedDict):
@@ -47,9 +61,28 @@ class SaveJSON(TypedDict):
     record: RecordJSON
 
 
+@dataclass(frozen=True, slots=True)
+class RecordEnd:
+    """The seal of a finished recording: the phase and turn after the last action, the number of events and the
+    SHA-256 of the canonical event log (`event_lines`). A replay that ends anywhere else was cut or edited."""
+
+    phase: str
+    turn: int
+    events: int
+    log_sha256: str
+
+    @staticmethod
+    def of(phase: str, turn: int, events: list[Event]) -> RecordEnd:
+        return RecordEnd(phase, turn, len(events), log_sha256(events))
+
+    def to_json(self) -> RecordEndJSON:
+        return {"phase": self.phase, "turn": self.turn, "events": self.events, "log_sha256": self.log_sha256}
+
+
 @dataclass(slots=True)
 class Record:
-    """Everything needed to replay a game exactly: engine, scenario, map + hash, seed, settings, decisions."""
+    """Everything needed to replay a game exactly: engine, scenario, map + hash, seed, settings, decisions, and
+    (from version 2) the action count and the end it reached, so that a truncated or edited record is refused."""
 
     scenario: str
     seed: int
@@ -58,10 +91,13 @@ class Record:
     map_sha256: str | None = None
     actions: list[Action] = field(default_factory=list)
     engine: str = ENGINE_VERSION
+    end: RecordEnd | None = None  # set when the recording finished (game.sim.play seals it)
+    version: int = RECORD_VERSION  # the format version it was read from (1: no count, no end: unchecked)
 
     def to_json(self) -> RecordJSON:
         return {
             "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
             "engine": self.engine,
             "scenario": self.scenario,
             "map": self.map_path,
@@ -69,24 +105,94 @@ class Record:
             "seed": self.seed,
             "settings": self.settings,
             "actions": [a.to_json() for a in self.actions],
+            "action_count": len(self.actions),
+            "end": self.end.to_json() if self.end is not None else None,
         }
 
     @staticmethod
     def from_json(data: object, *, where: str = "record") -> Record:
+        """Validate a record's JSON (version 1 or 2); a RecordError names the field or the action (#1 first)."""
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f"{where}: not a Zona Alfa record (expected \"format\": \"{RECORD_FORMAT}\")")
+        raw_version = data.get("version", 1)
+        version = _whole(raw_version)
+        if version is None or version < 1:
+            raise RecordError(f"{where}: record version {raw_version!r} is not valid (1 or {RECORD_VERSION})")
+        if version > RECORD_VERSION:
+            raise RecordError(f"{where}: record version {version} is newer than this game understands "
+                              f"({RECORD_VERSION}); update the game to replay it")
         for key in ("scenario", "seed", "actions"):
             if key not in data:
                 raise RecordError(f"{where}: missing field {key!r}")
+        seed, raw_actions, settings = data["seed"], data["actions"], data.get("settings") or {}
+        if not isinstance(data["scenario"], str):
+            raise RecordError(f"{where}: field 'scenario' must be a scenario id (a string), not {data['scenario']!r}")
+        if _whole(seed) is None or abs(seed) >= SEED_LIMIT:
+            raise RecordError(f"{where}: field 'seed' must be a whole number below 2^64 in size, not {seed!r}")
+        if not isinstance(settings, dict):
+            raise RecordError(f"{where}: field 'settings' must be an object of setting -> value, not {settings!r}")
+        if not isinstance(raw_actions, list):
+            raise RecordError(f"{where}: field 'actions' must be a list of actions")
+        map_path, map_hash = data.get("map"), data.get("map_sha256")
+        if map_path is not None and not isinstance(map_path, str):
+            raise RecordError(f"{where}: field 'map' must be a .tmx path or null, not {map_path!r}")
+        if map_hash is not None and not (isinstance(map_hash, str) and _is_sha256(map_hash)):
+            raise RecordError(f"{where}: field 'map_sha256' must be 64 hex digits or null, not {map_hash!r}")
+        count = _count(data, version, where)
+        if count is not None and len(raw_actions) < count:
+            raise RecordError(f"{where}: truncated at action #{len(raw_actions) + 1}: it holds {len(raw_actions)} "
+                              f"of the {count} actions it declares; use the complete file")
+        if count is not None and len(raw_actions) > count:
+            raise RecordError(f"{where}: corrupt at action #{count + 1}: it holds {len(raw_actions)} actions but "
+                              f"declares {count}")
         actions = []
-        for i, a in enumerate(data["actions"]):
+        for i, a in enumerate(raw_actions):
             try:
                 actions.append(action_from_json(a))
-            except ValueError as exc:
+            except (ValueError, TypeError) as exc:
                 raise RecordError(f"{where}: action #{i + 1}: {exc}") from None
-        return Record(scenario=data["scenario"], seed=int(data["seed"]), settings=dict(data.get("settings") or {}),
-                      map_path=data.get("map"), map_sha256=data.get("map_sha256"), actions=actions,
-                      engine=str(data.get("engine", "")))
+        return Record(scenario=data["scenario"], seed=seed, settings=dict(settings), map_path=map_path,
+                      map_sha256=map_hash, actions=actions, engine=str(data.get("engine", "")),
+                      end=_end(data, version, where), version=version)
+
+
+def _is_sha256(v: str) -> bool:
+    return len(v) == 64 and all(c in "0123456789abcdef" for c in v)
+
+
+def _whole(v: object) -> int | None:
+    """v if it is a whole number (not a bool), else None."""
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _count(data: dict[str, object], version: int, where: str) -> int | None:
+    if version < 2:
+        return None
+    raw = data.get("action_count")
+    count = _whole(raw)
+    if count is None or count < 0:
+        raise RecordError(f"{where}: field 'action_count' must be a whole number >= 0, not {raw!r}")
+    return count
+
+
+def _end(data: dict[str, object], version: int, where: str) -> RecordEnd | None:
+    raw = data.get("end")
+    if version < 2 or raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise RecordError(f"{where}: field 'end' must be an object (phase, turn, events, log_sha256) or null")
+    phase, turn, events, digest = raw.get("phase"), _whole(raw.get("turn")), _whole(raw.get("events")), \
+        raw.get("log_sha256")
+    if not isinstance(phase, str) or turn is None or events is None or not isinstance(digest, str) \
+            or not _is_sha256(digest):
+        raise RecordError(f"{where}: field 'end' is corrupt: expected phase (text), turn and events (whole numbers) "
+                          f"and log_sha256 (64 hex digits), got {raw!r}")
+    return RecordEnd(phase, turn, events, digest)
+
+
+def log_sha256(events: list[Event]) -> str:
+    """The SHA-256 of the canonical event log (`event_lines`), as a record's end stores it."""
+    return hashlib.sha256(event_lines(events).encode("utf-8")).hexdigest()
 
 
 def file_sha256(path: str | Path) -> str:
@@ -167,6 +273,74 @@ def load_save(path: str | Path, *, load_map: Callable[[str], Battlefield] | None
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordError(f"{where}: corrupt game state: {exc}") from None
     return state, record
+
+
+def load_record(path: str | Path) -> Record:
+    """Read a record file; a missing, unreadable, non-JSON, cut or foreign file raises RecordError naming the file
+    and, when the JSON breaks off inside the action list, the action where it does."""
+    where = str(path)
+    p = Path(path)
+    if p.is_dir():
+        raise RecordError(f"{where}: is a folder, not a record; give a record file (zona-alfa demo --record FILE)")
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{where}: not a text file (byte {exc.start} is not UTF-8): is it a Zona Alfa record?"
+                          ) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        done = complete_actions(text)
+        if done is not None:
+            raise RecordError(f"{where}: truncated or corrupt at action #{done + 1} (line {exc.lineno} column "
+                              f"{exc.colno}: {exc.msg}); the {done} action(s) before it are intact") from None
+        raise RecordError(f"{where}: corrupt record, line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:  # a number of over 4,300 digits, absurd nesting
+        raise RecordError(f"{where}: corrupt record: {exc}") from None
+    return Record.from_json(data, where=where)
+
+
+def complete_actions(text: str) -> int | None:
+    """How many whole actions a broken record's action list holds before the break, or None when the break is
+    not inside the list. (Records are written with sorted keys: "actions" comes before the end seal.)"""
+    start = text.find('"actions"')
+    while start >= 0:
+        i = start + len('"actions"')
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        if text.startswith(":", i):
+            i += 1
+            while i < len(text) and text[i] in " \t\r\n":
+                i += 1
+            if text.startswith("[", i):
+                return _count_items(text, i + 1)
+        start = text.find('"actions"', start + 1)
+    return None
+
+
+def _count_items(text: str, i: int) -> int | None:
+    decoder = json.JSONDecoder()
+    n = 0
+    while True:
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        if text.startswith("]", i):
+            return None  # the list is whole: the break is after it
+        try:
+            _, i = decoder.raw_decode(text, i)
+        except (ValueError, RecursionError):
+            return n
+        n += 1
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        if text.startswith(",", i):
+            i += 1
+        elif not text.startswith("]", i):
+            return n
 
 
 def event_lines(events: list[Event]) -> str:

@@ -1,0 +1,163 @@
+"""The headless loop: `play` a whole game with agents (its record sealed with how it ended), `replay` a record
+to the same events byte for byte, refusing a record that is cut short, edited or illegal (GEO-28)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from game.core.actions import Action, IllegalAction
+from game.core.battlefield import Battlefield
+from game.core.events import Event
+from game.core.record import Record, RecordEnd, RecordError, check_map_hash, log_sha256
+from game.core.rules import Scenario, apply, map_demo, new_game, scenario
+from game.core.state import GameState, Phase
+from game.core.version import ENGINE_VERSION
+
+
+class Agent(Protocol):
+    def choose(self, state: GameState) -> Action: ...
+
+
+class ReplayError(RecordError):
+    """A record that does not replay: names the record, the action (#1 is the first) and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A replayed record: the final state, every event, and `marks[k]` = the events logged once action #k was
+    applied (`marks[0]`: the setup). `checked` is False when the record could not be checked for truncation
+    (`note` says why)."""
+
+    state: GameState
+    events: list[Event]
+    marks: tuple[int, ...]
+    checked: bool
+    note: str = ""
+
+
+def play(
+    scen: Scenario,
+    agents: Mapping[str, Agent],
+    seed: int,
+    *,
+    settings: dict[str, Any] | None = None,
+    max_decisions: int = 100_000,
+    battlefield: Battlefield | None = None,
+) -> tuple[GameState, Record, list[Event]]:
+    """Drive a whole game: ask the deciding side's agent, apply, repeat until the mission ends. The record is
+    sealed with the phase, turn, event count and log hash it ended on (docs/formats.md)."""
+    state, events = new_game(scen, seed, settings=settings, battlefield=battlefield)
+    record = Record(scenario=scen.id, seed=seed, settings=dict(state.settings),
+                    map_path=state.map_path, map_sha256=state.map_sha256)
+    for _ in range(max_decisions):
+        if state.phase is Phase.MISSION_END:
+            break
+        action = agents[state.deciding].choose(state)
+        events += apply(state, action)
+        record.actions.append(action)
+    else:
+        raise RuntimeError(f"the game did not end within {max_decisions} decisions")
+    record.end = RecordEnd.of(state.phase.value, state.turn, events)
+    return state, record, events
+
+
+def replay(record: Record, scen: Scenario | None = None) -> tuple[GameState, list[Event]]:
+    """Re-apply a record's decisions from a fresh setup; same record -> same events, byte for byte.
+
+    Raises ReplayError (a RecordError) for a record that is cut short, edited or illegal; see `replay_record`."""
+    done = replay_record(record, scen)
+    return done.state, done.events
+
+
+def replay_record(record: Record, scen: Scenario | None = None, *, where: str = "record") -> Replayed:
+    """Replay every action of a record and check it against its seal (version 2): an illegal or unusable action
+    is refused with its number, an end other than the recorded one (phase, turn, events, log SHA-256) as a cut
+    or edited record. A version-1 record carries no seal: it replays unchecked and `note` says so.
+
+    A record made on a map reloads that map and refuses it if its SHA-256 changed."""
+    bf = battlefield_of(record, where=where)
+    if scen is None:
+        scen = map_demo_of(bf, where) if bf is not None else _scenario(record.scenario, where)
+    try:
+        state, events = new_game(scen, record.seed, settings=dict(record.settings), battlefield=bf)
+    except (ValueError, KeyError) as exc:  # a bad setting (SettingsError), catalog value or crew
+        raise RecordError(f"{where}: field 'settings': {_first_line(exc)}") from None
+    marks = [len(events)]
+    for k, a in enumerate(record.actions, 1):
+        if state.phase is Phase.MISSION_END:
+            raise ReplayError(f"{where}: corrupt at action #{k} ({_name(a)}): the mission already ended after "
+                              f"action #{k - 1}, yet the record goes on")
+        try:
+            events += apply(state, a)
+        except IllegalAction as exc:
+            raise ReplayError(f"{where}: corrupt at action #{k} ({_name(a)}): illegal here: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - a record is untrusted input: any field may be nonsense
+            raise ReplayError(f"{where}: corrupt at action #{k} ({_name(a)}): it cannot be applied: "
+                              f"{type(exc).__name__}: {_first_line(exc)}") from None
+        marks.append(len(events))
+    checked, note = _check_end(record, state, events, where)
+    return Replayed(state, events, tuple(marks), checked, note)
+
+
+def battlefield_of(record: Record, *, where: str = "record") -> Battlefield | None:
+    """The record's map, reloaded and checked against its SHA-256 (None on the open table)."""
+    if record.map_path is None:
+        return None
+    check_map_hash(record, where=where)
+    from game.maps.loader import load_map
+
+    try:
+        return load_map(record.map_path)
+    except (ValueError, OSError) as exc:  # MapError is a ValueError
+        raise RecordError(f"{where}: field 'map': {_first_line(exc)}") from None
+
+
+def map_demo_of(bf: Battlefield, where: str) -> Scenario:
+    try:
+        return map_demo(bf)
+    except ValueError as exc:
+        raise RecordError(f"{where}: field 'map': {_first_line(exc)}") from None
+
+
+def _scenario(scenario_id: str, where: str) -> Scenario:
+    try:
+        return scenario(scenario_id)
+    except KeyError as exc:
+        raise RecordError(f"{where}: field 'scenario': {exc.args[0]}") from None
+
+
+def _check_end(record: Record, state: GameState, events: list[Event], where: str) -> tuple[bool, str]:
+    n = len(record.actions)
+    if record.version < 2:
+        note = (f"{where}: a version-{record.version} record carries no action count and no end seal, so it "
+                f"cannot be checked for truncation or edits")
+        if state.phase is not Phase.MISSION_END:
+            note += f"; it stops after action #{n} with the game in progress (turn {state.turn}, {state.phase.value})"
+        return False, note
+    end = record.end
+    if end is None:
+        return False, (f"{where}: the record has no end seal (written mid-game): its {n} action(s) match the "
+                       f"declared count, the log is not checked")
+    if (state.phase.value, state.turn) != (end.phase, end.turn):
+        raise ReplayError(f"{where}: truncated after action #{n}: the game stands at turn {state.turn} "
+                          f"({state.phase.value}) but was recorded to end at turn {end.turn} ({end.phase})")
+    digest = log_sha256(events)
+    if len(events) != end.events or digest != end.log_sha256:
+        raise ReplayError(
+            f"{where}: corrupt by action #{n}: the replayed log ({len(events)} events, SHA-256 {digest[:12]}) "
+            f"differs from the recorded one ({end.events} events, {end.log_sha256[:12]}); the record was edited "
+            f"or made by another engine (record {record.engine or '?'}, this engine {ENGINE_VERSION})")
+    return True, ""
+
+
+def _name(a: Action) -> str:
+    data = a.to_json()
+    who = data.get("unit") or data.get("model") or data.get("side") or ""
+    return f"{data['type']} {who}".strip()
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines() or [type(exc).__name__]
+    more = f" (and {len(lines) - 1} more problem(s))" if len(lines) > 1 else ""
+    return lines[0] + more
