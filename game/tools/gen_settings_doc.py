@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from game.core.settings import SettingSpec, house_specs
+from game.core.settings import DEFAULT_ONLY, NOT_PLAYED, SettingSpec, house_specs, shown
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
 
@@ -30,9 +29,16 @@ records only the settings that differ from these defaults. Override one from the
 --set crit.max_bonus_per_activation=2  # null (no cap) becomes 2
 ```
 
-An unknown key, a value of the wrong type or a value outside the listed alternatives is rejected with
-the option, the key and the reason. *Enforced by* names the module that reads the setting, or the
-issue that will.
+An unknown key, a value of the wrong type, a number outside its range or a value outside the listed
+alternatives is rejected with the option, the key and the reason (`zona-alfa demo` exits 2). The same
+check applies to a scenario's settings and to the settings of a loaded record or save.
+
+*Enforced by* names the module that reads the setting where its behaviour is decided. A key marked
+**not yet** is refused at any value but its default, with the reason: either its feature is not played
+by this version (anomalies, the Stalls, ...), or the behaviour is played at the default only and no rule
+reads the setting yet. Setting such a key to its default is accepted: that is what the engine plays, and
+records that spell the default out still load. Each enforced key with alternatives has a test that flips
+it and asserts the effect it governs (marked `pytest.mark.setting("key")`).
 """
 
 LEAVES_INTRO = """\
@@ -46,9 +52,7 @@ after the noun of the GAP text and holding exactly the RULES.md value. The leave
 
 def _value(value: Any) -> str:
     """A value as the JSON a `--set` option would take, in backticks."""
-    if isinstance(value, tuple):
-        value = list(value)
-    return "`" + json.dumps(value, ensure_ascii=False) + "`"
+    return "`" + shown(value) + "`"
 
 
 def _cell(text: str) -> str:
@@ -56,10 +60,32 @@ def _cell(text: str) -> str:
 
 
 def _alternatives(spec: SettingSpec) -> str:
+    """What else the key takes: the other bool, the other choices, a numeric range or a list's items."""
     if spec.type == "bool":
-        return _value(not spec.default)
-    others = [c for c in spec.choices if c != spec.default]
-    return ", ".join(_value(c) for c in others) if others else "—"
+        text = _value(not spec.default)
+    elif spec.type in ("int", "float", "int_or_null"):
+        text = spec.range_text()
+    elif spec.type == "list":
+        text = ("a list of " + ", ".join(_value(c) for c in spec.choices)) if spec.choices else "any list"
+    else:
+        others = [c for c in spec.choices if c != spec.default]
+        text = ", ".join(_value(c) for c in others) if others else "—"
+    if spec.unbuilt:
+        text += " (not yet: " + ", ".join(_value(v) for v in spec.unbuilt) + ")"
+    return text
+
+
+def _status(spec: SettingSpec) -> str:
+    """`module` for an enforced key; for any other key, "not yet" and why its alternatives are refused."""
+    if spec.enforced:
+        text = f"`{spec.enforced_by}`"
+        if spec.unbuilt:
+            feature = NOT_PLAYED.get(spec.unbuilt_by, DEFAULT_ONLY.get(spec.unbuilt_by, spec.unbuilt_by))
+            text += f"; {', '.join(_value(v) for v in spec.unbuilt)} not yet: {feature}"
+        return text
+    if spec.enforced_by in DEFAULT_ONLY:
+        return f"not yet: default only ({spec.enforced_by})"
+    return f"not yet: {NOT_PLAYED.get(spec.enforced_by, spec.enforced_by)}"
 
 
 def settings_table(specs: Iterable[SettingSpec]) -> list[str]:
@@ -74,7 +100,7 @@ def settings_table(specs: Iterable[SettingSpec]) -> list[str]:
         for spec in sorted(groups[family], key=lambda s: s.key):
             lines.append("| " + " | ".join((
                 f"`{spec.key}`", _value(spec.default), _alternatives(spec), f"`{spec.rule}`",
-                _cell(spec.enforced_by), _cell(spec.doc),
+                _cell(_status(spec)), _cell(spec.doc),
             )) + " |")
         lines.append("")
     return lines
@@ -98,8 +124,9 @@ def render(specs: Mapping[str, SettingSpec] | None = None) -> str:
     specs = house_specs() if specs is None else specs
     values = list(specs.values())
     enforced = sum(1 for s in values if s.enforced)
-    summary = (f"{len(values)} settings; {enforced} enforced by a module, "
-               f"{len(values) - enforced} waiting for their issue.")
+    switchable = sum(1 for s in values if s.has_alternatives)
+    summary = (f"{len(values)} settings; {enforced} enforced by a module ({switchable} of them with alternatives), "
+               f"{len(values) - enforced} not yet (refused at any value but their default).")
     parts = [INTRO, summary, "", "## Settings", "", *settings_table(values), LEAVES_INTRO, *leaves_table(values)]
     return "\n".join(parts).rstrip() + "\n"
 
