@@ -1,6 +1,7 @@
 """Actions: every player decision, named after the rulebook, as frozen JSON-serialisable dataclasses."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import ClassVar, cast
 
@@ -9,6 +10,8 @@ from game.core.events import JSONObject, JSONValue
 Path2 = tuple[tuple[float, float], ...]
 Waypoint = tuple[float, float] | tuple[float, float, float]  # (x, y) stays on the level; (x, y, z) names it
 Path3 = tuple[Waypoint, ...]
+UnitPaths = tuple[tuple[str, Path3], ...]  # (model id, waypoints) for every model of a unit in play; () stays put
+Landings = tuple[tuple[str, Waypoint | tuple[()]], ...]  # (model id, landing point) of a unit's Jump; () stays put
 
 
 class IllegalAction(Exception):
@@ -115,31 +118,90 @@ class Move(Action):
     """Move along a path of waypoints (CORE-3.3.MOVE, GEO-8); `path` excludes the start point.
 
     A waypoint is (x, y), on the level of the point before it, or (x, y, z) to change level by stairs,
-    ladder, a step or a climb (GEO-24)."""
+    ladder, a step or a climb (GEO-24).
+
+    A unit of one model gives `path`. A multi-model unit (pack, swarm, mob) gives `paths` instead: one
+    (model id, waypoints) pair for every model of the unit in play, an empty path for a model that stays put
+    (CORE-3.7.COMMON-ACTIONS, GEO-21); `Move.of_unit` builds it from a mapping."""
 
     unit: str
-    path: Path3
+    path: Path3 = ()
+    paths: UnitPaths = ()
     kind: ClassVar[str] = "move"
+
+    @classmethod
+    def of_unit(cls, unit: str, paths: Mapping[str, Sequence[Sequence[float]]]) -> Move:
+        """A Move of every model of a unit: model id -> waypoints ([] to stay put), in the mapping's order."""
+        return cls(unit, paths=unit_paths(paths))
+
+    def to_json(self) -> JSONObject:
+        return _paths_json(Action.to_json(self), self.paths)
 
 
 @dataclass(frozen=True, slots=True)
 class Climb(Action):
     """A move that climbs (CORE-3.3.CLIMB, GEO-24), committing `actions` Move actions so that a long climb is
-    completed within them (`climb.allow_end_mid_climb`=false); counts as that many Moves for Hustle."""
+    completed within them (`climb.allow_end_mid_climb`=false); counts as that many Moves for Hustle.
+    A multi-model unit gives `paths` as for `Move` (each model climbs or walks within the committed allowances)."""
 
     unit: str
-    path: Path3
+    path: Path3 = ()
     actions: int = 1
+    paths: UnitPaths = ()
     kind: ClassVar[str] = "move"
+
+    @classmethod
+    def of_unit(cls, unit: str, paths: Mapping[str, Sequence[Sequence[float]]], actions: int = 1) -> Climb:
+        """A Climb of every model of a unit: model id -> waypoints ([] to stay put)."""
+        return cls(unit, actions=actions, paths=unit_paths(paths))
+
+    def to_json(self) -> JSONObject:
+        return _paths_json(Action.to_json(self), self.paths)
 
 
 @dataclass(frozen=True, slots=True)
 class Jump(Action):
-    """Jump a gap between two floors to `to` (x, y) or (x, y, z) (CORE-3.3.JUMP, GEO-24, GAP-88)."""
+    """Jump a gap between two floors to `to` (x, y) or (x, y, z) (CORE-3.3.JUMP, GEO-24, GAP-88).
+
+    A multi-model unit gives `landings` instead: (model id, landing point) for every model in play, () for a
+    model that stays put; each model's gap is judged (and, over 2", checked) on its own."""
 
     unit: str
-    to: Waypoint
+    to: Waypoint | tuple[()] = ()
+    landings: Landings = ()
     kind: ClassVar[str] = "move"
+
+    @classmethod
+    def of_unit(cls, unit: str, landings: Mapping[str, Sequence[float]]) -> Jump:
+        """A Jump of every model of a unit: model id -> landing point ([] to stay put)."""
+        return cls(unit, landings=tuple((mid, _waypoint_or_stay(p, "Jump")) for mid, p in landings.items()))
+
+    def to_json(self) -> JSONObject:
+        out = Action.to_json(self)
+        if self.landings:
+            if not out.get("to"):
+                out.pop("to", None)
+            out["landings"] = {mid: _jsonable(p) for mid, p in self.landings}
+        else:
+            out.pop("landings", None)
+        return out
+
+
+def unit_paths(paths: Mapping[str, Sequence[Sequence[float]]]) -> UnitPaths:
+    """Per-model paths as the frozen (model id, waypoints) pairs `Move.paths` holds."""
+    return tuple((mid, tuple(_waypoint(p, "Move") for p in path)) for mid, path in paths.items())
+
+
+def _paths_json(out: JSONObject, paths: UnitPaths) -> JSONObject:
+    """A one-model move keeps today's form ({"path": [...]}, no `paths`); a unit's move writes
+    {"paths": {model: [...]}} and no `path`."""
+    if paths:
+        if not out.get("path"):
+            out.pop("path", None)
+        out["paths"] = {mid: _jsonable(p) for mid, p in paths}
+    else:
+        out.pop("paths", None)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +367,12 @@ def action_from_json(data: object) -> Action:
         if f.name == "action":
             v = action_from_json(v)
         elif f.name == "path":
-            v = tuple(_waypoint(p, data["type"]) for p in v)
+            v = _path(v, data["type"])
+        elif f.name == "paths":
+            v = tuple((str(mid), _path(p, data["type"])) for mid, p in _per_model(v, data["type"]).items())
+        elif f.name == "landings":
+            v = tuple((str(mid), _waypoint_or_stay(p, data["type"]))
+                      for mid, p in _per_model(v, data["type"]).items())
         elif f.name == "to":
             v = _waypoint(v, data["type"])
         kwargs[f.name] = v
@@ -313,6 +380,26 @@ def action_from_json(data: object) -> Action:
         return cls(**kwargs)
     except TypeError as exc:
         raise ValueError(f"action {data['type']}: {exc}") from None
+
+
+def _per_model(v: object, type_name: str) -> dict[str, object]:
+    """A JSON object model id -> value (the per-model paths or landings of a unit's movement)."""
+    if not isinstance(v, dict):
+        raise ValueError(f"action {type_name}: per-model paths must be an object model id -> waypoints, got {v!r}")
+    return {str(k): x for k, x in v.items()}
+
+
+def _path(v: object, type_name: str) -> Path3:
+    if not isinstance(v, (list, tuple)):
+        raise ValueError(f"action {type_name}: a path must be a list of waypoints, got {v!r}")
+    return tuple(_waypoint(p, type_name) for p in v)
+
+
+def _waypoint_or_stay(p: object, type_name: str) -> Waypoint | tuple[()]:
+    """A landing point, or () / [] for a model that stays put."""
+    if isinstance(p, (list, tuple)) and len(p) == 0:
+        return ()
+    return _waypoint(p, type_name)
 
 
 def _waypoint(p: object, type_name: str) -> Waypoint:

@@ -46,12 +46,26 @@ class LeashFact:
 
 @dataclass(frozen=True, slots=True)
 class CohesionFact:
-    """GEO-21: the within-1" graph of a unit's models is connected."""
+    """GEO-21: the within-1" graph of a unit's models is connected. `gap`: by how many inches the chain falls
+    short in all (a minimum spanning tree's links over 1", summed; 0 when connected), the measure of "moving
+    further apart" for a unit whose chain casualties broke."""
 
     connected: bool
     groups: tuple[tuple[str, ...], ...]
     links: tuple[tuple[str, str], ...]
     rule: str = "GEO-21"
+    gap: float = 0.0
+
+    @property
+    def main(self) -> tuple[str, ...]:
+        """The largest group (ties: the one holding the first model given); the rest are cut off from it."""
+        return max(self.groups, key=len) if self.groups else ()
+
+    @property
+    def cut_off(self) -> tuple[str, ...]:
+        """The models outside the main group, in the order given."""
+        main = set(self.main)
+        return tuple(i for g in self.groups for i in g if i not in main)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,10 +142,14 @@ def leash_ok(path: Sequence[Point2], location_point: Point2, *, limit: float = L
 
 
 def cohesion(bases: Sequence[Base], *, limit: float = COHESION, settings: Settings | None = None) -> CohesionFact:
-    """GEO-21: link two models when D(a, b) <= 1" (edge to edge); the unit coheres iff the graph is connected."""
+    """GEO-21 (`cohesion.mode`=connected_chain): link two models when D(a, b) <= 1" (edge to edge); the unit
+    coheres iff the graph is connected. Also measures the chain's total shortfall (`CohesionFact.gap`)."""
+    mode = (settings or Settings.defaults())["cohesion.mode"]
+    if mode != "connected_chain":
+        raise ValueError(f"cohesion.mode {mode!r}: only 'connected_chain' (CORE-3.7.COHESION, GEO-21) is built")
     ids = [b.id for b in bases]
-    links = [(a.id, b.id) for i, a in enumerate(bases) for b in bases[i + 1:]
-             if base_distance(a, b).distance <= limit + EPS]
+    dist = {(a.id, b.id): base_distance(a, b).distance for i, a in enumerate(bases) for b in bases[i + 1:]}
+    links = [pair for pair, d in dist.items() if d <= limit + EPS]
     parent = {i: i for i in ids}
 
     def root(x: str) -> str:
@@ -145,7 +163,14 @@ def cohesion(bases: Sequence[Base], *, limit: float = COHESION, settings: Settin
     groups: dict[str, list[str]] = {}
     for i in ids:
         groups.setdefault(root(i), []).append(i)
-    return CohesionFact(len(groups) <= 1, tuple(tuple(g) for g in groups.values()), tuple(links))
+    # Kruskal over the groups: the shortest extra links that would join them, each counted beyond the 1".
+    gap = 0.0
+    for (a, b), d in sorted(dist.items(), key=lambda kv: kv[1]):
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[ra] = rb
+            gap += max(0.0, d - limit)
+    return CohesionFact(len(groups) <= 1, tuple(tuple(g) for g in groups.values()), tuple(links), gap=gap)
 
 
 def order_range(bf: Battlefield, scene: Scene, leader_id: str, recipient_id: str, *,

@@ -9,8 +9,9 @@ from game.core.dice import PoolResult, evaluate_pool
 from game.core.geometry.distance import EPS, base_distance
 from game.core.rules.attack import lead_model, model_profile, numbers, pooled_fp, situation, take_hits
 from game.core.rules.context import record_crit
-from game.core.rules.movepath import allowance_of, judge_path, place_along, refuse_illegal
+from game.core.rules.movepath import allowance_of, judge_path, place_along, refuse_illegal, withdraw_hustle
 from game.core.rules.queries import catalog_of, contact_tol, enemy_contacts, in_contact, target_model
+from game.core.rules.stats import Allowance
 from game.core.rules.wounds import inflict_wounds
 from game.core.state import ModelState, Phase
 
@@ -203,15 +204,21 @@ def melee_outcome(ctx: Ctx, c: dict[str, Any]) -> None:
 # --- Withdraw (COMBAT-4.3.WITHDRAW) ---------------------------------------------------------------
 
 
+def _withdraw_allowance(ctx: Ctx, m: ModelState, hustled: bool) -> Allowance:
+    """COMBAT-4.3.WITHDRAW: "moves up to its Movement", one Move allowance (GEO-8); with Hustle's +2" when the
+    Withdraw is the second Move of a pair and `hustle.withdraw_counts` is true (SKILL-6.1.HUSTLE)."""
+    return allowance_of(ctx, m, "withdraw", hustled=hustled)
+
+
 def check_withdraw(ctx: Ctx, act: Withdraw, m: ModelState, context: str) -> int:
-    """COMBAT-4.3.WITHDRAW: only from a melee; the path is judged like a Move (GEO-8 cost, terrain, bases) and
-    must end out of contact with every enemy."""
+    """COMBAT-4.3.WITHDRAW: only from a melee; the path is judged like a Move (GEO-8 cost, terrain, bases, Hustle
+    per `hustle.withdraw_counts`) and must end out of contact with every enemy."""
 
     if not enemy_contacts(ctx, m):
         raise IllegalAction(f"{m.id} is not in a melee", "COMBAT-4.3.WITHDRAW")
     if not act.path:
         raise IllegalAction("Withdraw needs a path out of contact", "COMBAT-4.3.WITHDRAW")
-    allowance = allowance_of(ctx, m, "withdraw")
+    allowance = _withdraw_allowance(ctx, m, withdraw_hustle(ctx, m, context))
     verdict = judge_path(ctx, m, act.path, allowance.inches)
     refuse_illegal(m, verdict, allowance)
     end = m.base().__class__(m.id, verdict.points[-1][0], verdict.points[-1][1], verdict.end_z, m.radius,
@@ -237,7 +244,9 @@ def do_withdraw(ctx: Ctx, act: Withdraw, m: ModelState, context: str) -> int:
                             rules=("COMBAT-4.3.WITHDRAW",))
         take_hits(ctx, m, res.successes, nums, s, round_id=st.round_counter, ranged=False, attacker=foe,
                   what="dodges (armour saves)", rules=("COMBAT-4.3.WITHDRAW",))
-    st.continuations.append({"kind": "withdraw_move", "model": m.id, "path": [list(p) for p in act.path]})
+    # The Hustle decision is taken now: the activation's Move run has moved on when the move itself resolves.
+    st.continuations.append({"kind": "withdraw_move", "model": m.id, "path": [list(p) for p in act.path],
+                             "hustle": withdraw_hustle(ctx, m, context)})
     return int(ctx.settings["melee.withdraw_cost"])
 
 
@@ -248,12 +257,13 @@ def withdraw_move(ctx: Ctx, c: dict[str, Any]) -> None:
     if not m.in_play:
         return
     path = tuple(tuple(p) for p in c["path"])
-    allowance = allowance_of(ctx, m, "withdraw")
+    hustled = bool(c.get("hustle", False))  # records saved before `hustle.withdraw_counts`: no Hustle
+    allowance = _withdraw_allowance(ctx, m, hustled)
     v = judge_path(ctx, m, path, allowance.inches)
     if not v.legal:
         ctx.emit("withdraw_blocked", ("COMBAT-4.3.WITHDRAW",), model=m.id, reason=v.reason)
         return
     place_along(ctx, m, v)
-    ctx.emit("move", ("COMBAT-4.3.WITHDRAW", "GEO-8"), unit=m.unit, model=m.id,
-             path=[[p[0], p[1]] for p in v.points], length=v.length, cost=v.cost, allowance=allowance.inches,
-             allowance_text=allowance.text())
+    rules = ("COMBAT-4.3.WITHDRAW", "GEO-8") + (("SKILL-6.1.HUSTLE",) if hustled else ())
+    ctx.emit("move", rules, unit=m.unit, model=m.id, path=[[p[0], p[1]] for p in v.points], length=v.length,
+             cost=v.cost, allowance=allowance.inches, allowance_text=allowance.text())

@@ -2,10 +2,10 @@
 Radius triggers and task contact (GEO-8, GEO-19, SKILL-6.1.HUSTLE, CORE-3.4.BANKING)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
-from game.core.actions import IllegalAction
+from game.core.actions import Action, Climb, IllegalAction, Move, Withdraw
 from game.core.battlefield import Base
 from game.core.geometry.movement.cost import PathFact, path_cost
 from game.core.geometry.movement.positions import position_fact
@@ -38,26 +38,44 @@ def hustle_due(act: ActivationState | None, m: ModelState, settings: Settings, o
     return run >= 1
 
 
+def counts_for_hustle(action: Action, settings: Settings) -> bool:
+    """SKILL-6.1.HUSTLE: whether an action counts as a Move for Hustle's pairing. Move and Climb do; a Withdraw
+    costs a Move action (COMBAT-4.3.WITHDRAW) and counts when `hustle.withdraw_counts` is true."""
+    if isinstance(action, (Move, Climb)):
+        return True
+    return isinstance(action, Withdraw) and bool(settings["hustle.withdraw_counts"])
+
+
+def withdraw_hustle(ctx: Ctx, m: ModelState, context: str) -> bool:
+    """SKILL-6.1.HUSTLE (`hustle.withdraw_counts`=true): a Withdraw that is the second Move of a pair gets +2";
+    false: a Withdraw never gets the bonus (the engine's reading before the amendment)."""
+    return bool(ctx.settings["hustle.withdraw_counts"]) and hustle(ctx, m, context)
+
+
 def slow_scars(m: ModelState) -> int:
     """Slow Battle Scars: -1" each, and no jumping or climbing except ladders and stairs (POST-8.5.SCARS-TABLE)."""
     return sum(1 for s in m.scars if s.lower() == "slow")
 
 
-def allowance_of(ctx: Ctx, m: ModelState, context: str, offset: int = 0) -> Allowance:
-    """GEO-8 allowance of one Move action (TV-06, TV-32, GAP-95)."""
-    return move_allowance(m, hustle_bonus=hustle(ctx, m, context, offset), slow_scars=slow_scars(m),
+def allowance_of(ctx: Ctx, m: ModelState, context: str, offset: int = 0, *, hustled: bool | None = None) -> Allowance:
+    """GEO-8 allowance of one Move action (TV-06, TV-32, GAP-95); `hustled` overrides the Hustle decision (a
+    Withdraw's move decides it when the Withdraw is taken, `withdraw_hustle`)."""
+    bonus = hustle(ctx, m, context, offset) if hustled is None else hustled
+    return move_allowance(m, hustle_bonus=bonus, slow_scars=slow_scars(m),
                           rainstorm=ctx.state.environment == "rainstorm", settings=ctx.settings)
 
 
-def others_of(ctx: Ctx, m: ModelState) -> list[Base]:
-    """Every other base in play (enemies block a path, friends may be passed but not ended on; GEO-8)."""
-    return [o.base() for o in ctx.state.models.values() if o.in_play and o.id != m.id]
+def others_of(ctx: Ctx, m: ModelState, exclude: Collection[str] = ()) -> list[Base]:
+    """Every other base in play (enemies block a path, friends may be passed but not ended on; GEO-8).
+    `exclude`: models judged apart (the unit-mates of a unit's move, whose end positions are compared after)."""
+    return [o.base() for o in ctx.state.models.values() if o.in_play and o.id != m.id and o.id not in exclude]
 
 
-def check_position(ctx: Ctx, m: ModelState, x: float, y: float, z: float, *, rule: str) -> None:
+def check_position(ctx: Ctx, m: ModelState, x: float, y: float, z: float, *, rule: str,
+                   exclude: Collection[str] = ()) -> None:
     """GEO-6/GEO-7/GEO-26: on the table, overlapping no other base and no impassable terrain at its level."""
     fact = position_fact(ctx.battlefield, x, y, z, radius=m.radius, height=m.profile.height,
-                         others=others_of(ctx, m), mover=m.id, settings=ctx.settings)
+                         others=others_of(ctx, m, exclude), mover=m.id, settings=ctx.settings)
     if not fact.legal:
         raise IllegalAction(f"{m.id}: {fact.reason}", fact.rule if fact.rule != "GEO-7" else rule)
 
@@ -66,15 +84,17 @@ def _start(m: ModelState) -> tuple[float, float, float]:
     return (m.x, m.y, m.z)
 
 
-def judge_path(ctx: Ctx, m: ModelState, path: Sequence[Sequence[float]], allowance: float) -> PathFact:
+def judge_path(ctx: Ctx, m: ModelState, path: Sequence[Sequence[float]], allowance: float, *,
+               exclude: Collection[str] = ()) -> PathFact:
     """The GEO-8 verdict on a path from the model's position; an action's check and its resolution share it
-    within one `apply` (nothing moves in between)."""
-    key = ("path", m.id, m.x, m.y, m.z, tuple(tuple(p) for p in path), allowance)
+    within one `apply` (nothing moves in between). `exclude`: friends left out of the verdict (a unit's own
+    models, which never block a path and whose end positions the unit's move compares itself, GEO-21)."""
+    key = ("path", m.id, m.x, m.y, m.z, tuple(tuple(p) for p in path), allowance, tuple(sorted(exclude)))
     hit = ctx.memo.get(key)
     if hit is None:
         hit = path_cost(ctx.battlefield, _start(m), path, radius=m.radius, height=m.profile.height,
-                        others=others_of(ctx, m), side=m.side, allowance=allowance, can_climb=slow_scars(m) == 0,
-                        settings=ctx.settings)
+                        others=others_of(ctx, m, exclude), side=m.side, allowance=allowance,
+                        can_climb=slow_scars(m) == 0, settings=ctx.settings)
         ctx.memo[key] = hit
     return hit
 

@@ -68,3 +68,15 @@ def test_geo23_inspect_range_binoculars_and_los():
     assert inspect_range(bf, sc, "A", (2.0, 20.0), binoculars=True).ok
     behind = inspect_range(bf, sc, "A", (12.0, 5.0))
     assert behind.in_range and not behind.in_los and behind.rule == "GEO-23"
+
+
+def test_geo21_gap_measures_how_far_a_broken_chain_falls_short():
+    """GEO-21: `gap` sums, over the shortest links that would join the groups, the inches beyond 1" edge to edge
+    (0 for a connected chain); the main group is the largest, the rest are cut off."""
+    assert cohesion([model("a", 0.0, 0.0), model("b", 2.0, 0.0)]).gap == 0.0
+    fact = cohesion([model("a", 0.0, 0.0), model("b", 2.0, 0.0), model("c", 4.5, 0.0), model("d", 10.0, 0.0)])
+    assert fact.gap == pytest.approx(0.5 + 3.5)  # b-c 1.5" edge to edge, c-d 4.5"
+    assert fact.main == ("a", "b") and fact.cut_off == ("c", "d") and fact.rule == "GEO-21"
+    tie = cohesion([model("a", 0.0, 0.0), model("b", 5.0, 0.0)])
+    assert tie.main == ("a",) and tie.cut_off == ("b",) and tie.gap == pytest.approx(3.0)
+    assert cohesion([]).connected and cohesion([]).cut_off == ()

@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from game.core.actions import Climb, IllegalAction, Jump, Move, action_from_json
+from game.core.actions import Climb, IllegalAction, Jump, Move, Withdraw, action_from_json
 from game.core.battlefield import Anchor, Connector, ConnectorKind, Movement, TerrainPiece
 from game.core.dice import ScriptedDice
 from game.core.geometry.polygon import rect
@@ -147,6 +147,55 @@ def test_move_reports_reaction_radius_triggers_for_crews_only() -> None:
     st3.sides[0].kind = SideKind.HOSTILE
     activate(st3, "a1")
     assert not [e for e in apply(st3, Move("a1", ((11.0, 2.0),))) if e.type == "reaction_radius"]
+
+
+def _engaged_hustler(counts: bool):  # type: ignore[no-untyped-def]
+    """A Hardened Hustler (Move 6") who has just moved into contact with b1: his next Move is the second of a pair."""
+    st = game([("a1", "a", profile(move=6.0, skills=("hustle",), weapons=("knife",)), (8.0, 10.0)),
+               ("b1", "b", profile(ca=5, weapons=("knife",)), (12.0, 10.0))],
+              settings={"hustle.withdraw_counts": counts})
+    activate(st, "a1")
+    ev = apply(st, Move("a1", ((11.0, 10.0),)))
+    assert [e for e in ev if e.type == "move"][0].data["allowance"] == 7.0  # the first Move of the pair: no bonus
+    return st
+
+
+@pytest.mark.setting("hustle.withdraw_counts")
+def test_withdraw_counts_as_the_second_move_of_a_hustle_pair() -> None:
+    """SKILL-6.1.HUSTLE / COMBAT-4.3.WITHDRAW (`hustle.withdraw_counts`=true): a Withdraw costs a Move action, so
+    right after a Move it is the second of the pair and gets +2": 6 + 2 + 1" base = 9" of centre travel."""
+    st = _engaged_hustler(True)
+    ev = apply(st, Withdraw("a1", ((2.5, 10.0),)), ScriptedDice([9, 9, 9]))  # 8.5" away; the free attack misses
+    move = [e for e in ev if e.type == "move"][0]
+    assert move.data["allowance"] == 9.0 and "SKILL-6.1.HUSTLE" in move.rules and "Hustle +2" in \
+        move.data["allowance_text"]
+    assert st.models["a1"].x == 2.5
+
+
+@pytest.mark.setting("hustle.withdraw_counts")
+def test_withdraw_never_pairs_for_hustle_when_the_setting_is_false() -> None:
+    """SKILL-6.1.HUSTLE (`hustle.withdraw_counts`=false): the Withdraw is judged on the plain 7" allowance; the
+    8.5" path is refused (GEO-8), a 6.5" one is taken without the bonus."""
+    st = _engaged_hustler(False)
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, Withdraw("a1", ((2.5, 10.0),)))
+    assert ei.value.rule == "GEO-8" and "allowance is 7\"" in ei.value.reason
+    ev = apply(st, Withdraw("a1", ((4.5, 10.0),)), ScriptedDice([9, 9, 9]))
+    move = [e for e in ev if e.type == "move"][0]
+    assert move.data["allowance"] == 7.0 and "SKILL-6.1.HUSTLE" not in move.rules and st.models["a1"].x == 4.5
+
+
+def test_a_withdraw_move_saved_before_the_setting_resumes_without_hustle() -> None:
+    """COMBAT-4.3.WITHDRAW: a pending withdrawal move recorded without its Hustle decision resumes on the plain
+    allowance (old saves load and continue as before)."""
+    from game.core.rules.context import Ctx
+    from game.core.rules.dispatch import ACTIONS
+    from game.core.rules.melee import withdraw_move
+
+    st = _engaged_hustler(True)
+    ctx = Ctx(st, ScriptedDice([]), st.battlefield, ACTIONS)
+    withdraw_move(ctx, {"kind": "withdraw_move", "model": "a1", "path": [[2.5, 10.0]]})
+    assert [e.type for e in ctx.events] == ["withdraw_blocked"] and st.models["a1"].x == 11.0
 
 
 @pytest.mark.parametrize("action", [Move("a1", ((1.0, 2.0), (3.0, 4.0, 3.25))), Climb("a1", ((1.0, 2.0, 3.0),), 2),
