@@ -10,7 +10,7 @@ from game.core.actions import IllegalAction
 from game.core.battlefield import Cover
 from game.core.catalog.profiles import Special, Weapon, WeaponProfile
 from game.core.dice import PoolResult, TargetNumber, evaluate_pool
-from game.core.geometry.distance import base_distance, weapon_range
+from game.core.geometry.distance import EPS, RangeFact, base_distance, weapon_range
 from game.core.rules.context import record_crit
 from game.core.rules.modifiers import AttackNumbers, AttackSituation, attack_numbers, will_tn
 from game.core.rules.queries import can_see, catalog_of, enemy_contacts, in_contact, leader_bonus, unit_mates
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 def situation(ctx: Ctx, a: ModelState, t: ModelState, *, melee: bool, aim: bool = False,
               into_melee: bool = False, extra_dice: int = 0) -> AttackSituation:
-    """Geometric facts (GEO-4, GEO-12..14) of an attack turned into an AttackSituation."""
+    """Geometric facts (GEO-4, GEO-12..14) of an attack turned into an AttackSituation; in melee the cover is
+    degraded by elevation only with `elev.melee` (GAP-82) and kept only when between (`melee.cover`, GAP-79)."""
 
     dist = base_distance(a.base(), t.base()).distance
     cover = before = Cover.NONE
@@ -37,6 +38,8 @@ def situation(ctx: Ctx, a: ModelState, t: ModelState, *, melee: bool, aim: bool 
 
         cf = cover_against(bf, ctx.state.scene(), a.id, t.id, settings=ctx.settings)
         cover, before, elevated, obstructions = cf.degraded, cf.cover, cf.elevated, cf.obstruction_count
+        if melee and elevated and not ctx.settings["elev.melee"]:
+            cover, elevated = before, False  # GAP-82 `elev.melee`=false: elevation degrades cover for ranged only
         if melee and ctx.settings["melee.cover"] == "only_if_between":
             between = cf.piece is not None and cf.piece in cf.crossed
             if not between:
@@ -218,12 +221,22 @@ def spend_ammo(ctx: Ctx, m: ModelState, w: Weapon, p: WeaponProfile) -> None:
             m.unloaded.append(w.id)
 
 
+def ranged_reach(ctx: Ctx, a: ModelState, t: ModelState, p: WeaponProfile) -> RangeFact:
+    """GEO-5 / GAP-116 (`range.min_rule`): in range iff minimum <= distance <= maximum (halved in a Rainstorm),
+    measured edge to edge; with `centre` the minimum is measured between the base centres instead."""
+    fact = weapon_range(a.base(), t.base(), p.range_min, max_range(ctx, p))
+    if fact.too_close and ctx.settings["range.min_rule"] == "centre":
+        too_close = math.hypot(a.x - t.x, a.y - t.y) < p.range_min - EPS
+        fact = replace(fact, too_close=too_close, in_range=not (too_close or fact.too_far), rule="GAP-116")
+    return fact
+
+
 def ranged_eligible(ctx: Ctx, o: ModelState, t: ModelState, p: WeaponProfile) -> bool:
     """A model of a unit may add its FP to a ranged attack on t: not Engaged, t not in contact, range, LOS."""
 
     if enemy_contacts(ctx, o) or in_contact(ctx, o, t):
         return False
-    if not weapon_range(o.base(), t.base(), p.range_min, max_range(ctx, p)).in_range:
+    if not ranged_reach(ctx, o, t, p).in_range:
         return False
     return can_see(ctx, o, t)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from game.core.actions import IllegalAction, RangedAttack
-from game.core.geometry.distance import weapon_range
 from game.core.rules.attack import (
     check_ammo,
     lead_model,
@@ -12,6 +11,7 @@ from game.core.rules.attack import (
     numbers,
     pick,
     pooled_fp,
+    ranged_reach,
     situation,
     spend_ammo,
     take_hits,
@@ -45,11 +45,11 @@ def check_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> in
         raise IllegalAction(f"{t.id} is in base contact: only melee is possible", "GEO-5")
     if not can_see(ctx, m, t):
         raise IllegalAction(f"{m.id} has no line of sight to {t.id}", "COMBAT-4.1.REQUIREMENTS")
-    rng = weapon_range(m.base(), t.base(), p.range_min, max_range(ctx, p))
+    rng = ranged_reach(ctx, m, t, p)
     if not rng.in_range:
         side = "closer than the minimum" if rng.too_close else "beyond the maximum"
         raise IllegalAction(f"{t.id} is {rng.distance:.2f}\" away, {side} range of {w.name} "
-                            f"({p.range_min:g}-{max_range(ctx, p):g}\")", "GEO-5")
+                            f"({p.range_min:g}-{max_range(ctx, p):g}\")", rng.rule)
     check_ammo(ctx, m, w)
     if act.unload:
         if not m.profile.has("unload") or not w.unload_eligible:

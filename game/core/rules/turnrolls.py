@@ -73,8 +73,10 @@ def roll_turn_limit(ctx: Ctx, fixed: int | None) -> int:
     big = (max(w, h) > s["mission.turn_limit.max_small_side"] + 1e-9
            or len(crew_sides(st)) >= s["mission.turn_limit.large_players"])
     base = s["mission.turn_limit.large_base"] if big else s["mission.turn_limit.small_base"]
+    if s["dice.d3"] != "ceil(d6/2)":  # `dice.d3` (INTRO-1.2.D3): the only reading RULES.md gives
+        raise ValueError(f"unsupported dice.d3 {s['dice.d3']!r}")
     face = ctx.dice.d6()
-    d3 = d3_from_d6(face)  # `dice.d3`: the only reading is ceil(d6/2)
+    d3 = d3_from_d6(face)
     limit = base + d3
     ctx.emit("turn_limit", ("MISSION-8.2.TURN-LIMIT", "GAP-48", "INTRO-1.2.D3"), d6=face, d3=d3,
              base=base, turn_limit=limit, source="rolled")
