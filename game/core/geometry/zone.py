@@ -144,7 +144,8 @@ def leash_ok(path: Sequence[Point2], location_point: Point2, *, limit: float = L
 def cohesion(bases: Sequence[Base], *, limit: float = COHESION, settings: Settings | None = None) -> CohesionFact:
     """GEO-21 (`cohesion.mode`=connected_chain): link two models when D(a, b) <= 1" (edge to edge); the unit
     coheres iff the graph is connected. Also measures the chain's total shortfall (`CohesionFact.gap`)."""
-    mode = (settings or Settings.defaults())["cohesion.mode"]
+    s = settings or Settings.defaults()
+    mode = s["cohesion.mode"]
     if mode != "connected_chain":
         raise ValueError(f"cohesion.mode {mode!r}: only 'connected_chain' (CORE-3.7.COHESION, GEO-21) is built")
     ids = [b.id for b in bases]
