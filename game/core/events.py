@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, TypeAlias, cast
 
 # JSON data as the core writes it (events, actions, state, records): read-only containers, so a list[str]
@@ -46,56 +48,204 @@ def _fmt_num(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".")
 
 
+def _pt(p: Sequence[float]) -> str:
+    return f"({_fmt_num(p[0])},{_fmt_num(p[1])})"
+
+
+def _n(count: int, one: str, many: str | None = None) -> str:
+    """`1 die`, `2 dice`: the count with the singular or the plural."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def _bearing(angle: float) -> str:
+    """An angle in radians as the table reads it: degrees from east, 90 = south (y grows down the table)."""
+    return f"bearing {math.degrees(angle) % 360:.0f} deg (0 east, 90 south)"
+
+
+def _names(items: Iterable[object]) -> str:
+    return ", ".join(str(x) for x in items) or "none"
+
+
 def describe(e: Event) -> str:
-    """A readable one-line account of an event for the log printed to players."""
-    d = e.data
+    """A readable account of an event for the log printed to players: one line, or for the setup (the rosters)
+    and the mission end (the result) a headline and indented lines. It shows every number the JSON has that a
+    player needs: both dice of a best-of-two save, a move's cost beside its length, a template's target."""
     rules = ", ".join(e.rules)
-    t = e.type
-    if t == "roll":
-        faces = " ".join(str(f) for f in d["dice"])
-        crit = f", critical {d['crit']}" if d.get("crit") not in (None, "none") else ""
-        return (f"  roll {d['what']} for {d['who']}: [{faces}] vs {d['tn_text']} -> "
-                f"{d['successes']} success{'es' if d['successes'] != 1 else ''}{crit}  ({rules})")
-    if t == "move":
-        pts = " -> ".join(f"({_fmt_num(x)},{_fmt_num(y)})" for x, y in d["path"])
-        return (f"  {d['unit']} moves {_fmt_num(d['length'])}\" of {_fmt_num(d['allowance'])}\" "
-                f"[{d['allowance_text']}]: {pts}  ({rules})")
-    if t == "activation_start":
-        return f"{d['side']} activates {d['unit']} with {d['budget']} action(s)  ({rules})"
-    if t == "turn_start":
-        return f"=== Turn {d['turn']} of {d['turn_limit']} ===  ({rules})"
-    if t == "initiative":
-        rolls = ", ".join(f"{s}: {r['die']} - {r['pinned_units']} pinned = {r['result']}" for s,
-                          r in d["rolls"].items())
-        return f"initiative: {rolls}  ({rules})"
-    if t == "deploy":
-        return f"  {d['model']} deployed at ({_fmt_num(d['x'])},{_fmt_num(d['y'])})  ({rules})"
-    if t == "attack" and d.get("kind") == "ranged":
+    line = _LINES.get(e.type)
+    if line is None:
+        parts = ", ".join(f"{k}={v}" for k, v in e.data.items())
+        return f"  {e.type}: {parts}  ({rules})"
+    text = line(e.data)
+    head, sep, rest = text.partition("\n")
+    return f"{head}  ({rules}){sep}{rest}"
+
+
+# --- one function per event type -------------------------------------------------------------------------
+
+
+def _setup(d: dict[str, Any]) -> str:
+    table = d.get("table") or [0, 0]
+    where = f"map {d['map']} (sha256 {str(d.get('map_sha256') or '?')[:12]})" if d.get("map") else "open table"
+    settings = ", ".join(f"{k}={v}" for k, v in (d.get("settings") or {}).items()) or "house defaults"
+    name = d.get("scenario_name") or d["scenario"]
+    lines = [f"setup: {name} ({d['scenario']}), seed {d['seed']}, {where} {_fmt_num(table[0])}\"x"
+             f"{_fmt_num(table[1])}\", settings: {settings}"]
+    for crew in d.get("crews") or []:
+        lines.append(f"  crew {crew['name']} ({crew['side']}, {crew['controller']}), {crew['khrabrost']}K, deploys "
+                     f"in {crew['zone']}:")
+        for m in crew["models"]:
+            will = "NA" if m["will"] is None else m["will"]
+            kit = [f"weapons {_names(m['weapons'])}"]
+            kit += [f"skills {_names(m['skills'])}"] if m["skills"] else []
+            kit += [f"items {_names(m['items'])}"] if m["items"] else []
+            kit += [f"grenades {_names(f'{g} x{n}' for g, n in m['grenades'].items())}"] if m["grenades"] else []
+            level = m["level"] if m["level"] == m["experience"] else f"{m['level']} ({m['experience']})"
+            lines.append(f"    {m['name']} ({m['id']}): {level}, "
+                         f"{_n(m['actions'], 'action')}; Move {_fmt_num(m['move'])}\", CA {m['ca']}, "
+                         f"{m['armour']} armour {m['armor']}, Will {will}, {_n(m['wounds'], 'Wound')}; "
+                         + "; ".join(kit))
+    return "\n".join(lines)
+
+
+def _turn_limit(d: dict[str, Any]) -> str:
+    if "d3" in d:
+        return (f"  turn limit {d['turn_limit']} = {d['base']} + D3 {d['d3']} (D6 {d['d6']}), "
+                f"{d['source']}")
+    return f"  turn limit {d['turn_limit']} ({d['source']})"
+
+
+def _roll(d: dict[str, Any]) -> str:
+    kept = "[" + " ".join(str(f) for f in d["dice"]) + "]"
+    if d.get("rolled"):  # best-of-two armour (GAP-14): every pair rolled, then the die kept from each
+        pairs = " ".join("(" + " ".join(str(f) for f in p) + ")" for p in d["rolled"])
+        kept = f"{pairs} keeps {kept}"
+    crit = f", critical {d['crit']}" if d.get("crit") not in (None, "none") else ""
+    return (f"  roll {d['what']} for {d['who']}: {kept} vs {d['tn_text']} -> "
+            f"{_n(d['successes'], 'success', 'successes')}{crit}")
+
+
+def _vertical(d: dict[str, Any]) -> str:
+    """Where a path changes level: stairs, ladders, steps and climbs, with the height and the pieces."""
+    pts, zs, kinds = d["path"], d.get("path_z") or [], d.get("segments") or []
+    pieces = d.get("pieces") or []
+    out = []
+    for i, kind in enumerate(kinds):
+        if kind == "walk" or i + 1 >= len(zs):
+            continue
+        dz = zs[i + 1] - zs[i]
+        what = f"{kind} {'up' if dz >= 0 else 'down'} {_fmt_num(abs(dz))}\" at {_pt(pts[i])}"
+        if i < len(pieces) and pieces[i]:
+            what += " over piece " + ", ".join(f"#{p}" for p in pieces[i])
+        out.append(what)
+    return "; ".join(out)
+
+
+def _move(d: dict[str, Any]) -> str:
+    pts = d["path"]
+    zs = d.get("path_z") or []
+    length, cost = d["length"], d["cost"]
+    moved = f"{_fmt_num(length)}\""
+    if abs(cost - length) > 0.005:
+        moved += f" (costs {_fmt_num(cost)}\": difficult ground or climbing)"
+    start, end = _pt(pts[0]), _pt(pts[-1])
+    if zs and (zs[0] or zs[-1]):
+        start, end = f"{start} z {_fmt_num(zs[0])}\"", f"{end} z {_fmt_num(zs[-1])}\""
+    via = _vertical(d)
+    verb = "climbs" if "climbed" in d else "moves"
+    extra = f", climbing {_fmt_num(d['climbed'])}\" with {_n(d['actions'], 'Move action')}" if "climbed" in d else ""
+    return (f"  {d['unit']} {verb} {moved} of {_fmt_num(d['allowance'])}\" [{d['allowance_text']}]{extra}: "
+            f"{start} -> {end}" + (f" ({via})" if via else ""))
+
+
+def _jump(d: dict[str, Any]) -> str:
+    check = ", with a Will check" if d.get("checked") else ""
+    return (f"  {d['unit']} jumps a {_fmt_num(d['gap'])}\" gap{check}: {_pt(d['path'][0])} -> {_pt(d['path'][-1])} "
+            f"onto {d['to_level']} (z {_fmt_num(d['z'])}\")")
+
+
+def _attack(d: dict[str, Any]) -> str:
+    kind = d.get("kind")
+    if kind == "ranged":
         extra = ", aimed" if d.get("aim") else ""
         extra += ", into a melee" if d.get("into_melee") else ""
         return (f"  {d['attacker']} shoots {d['target']} with {d['weapon']} at {_fmt_num(d['distance'])}\": "
-                f"{d['dice']} dice, Damage {d['damage']}, cover {d['cover']}, {d['obstructions']} obstruction(s)"
-                f"{extra}  ({rules})")
-    if t == "attack" and d.get("kind") == "blast":
-        return (f"  {d['attacker']} fires/throws {d['weapon']} at ({_fmt_num(d['point'][0])},"
-                f"{_fmt_num(d['point'][1])}), {d['indirect']}  ({rules})")
-    if t == "hits_resolved":
-        return (f"  {d['model']}: {d['hits']} hit(s) -> {d['wounds']} Wound(s), {d['deflected']} deflected"
-                f"  ({rules})")
-    if t == "template":
-        hit = ", ".join(f"{m['model']} ({m['effect']})" for m in d["models"]) or "nobody"
-        return f"  {d['kind']} template touches: {hit}  ({rules})"
-    if t == "deviation":
-        return (f"  missed: the template drifts {_fmt_num(d['distance'])}\" (D10 {d['d10']}) to "
-                f"({_fmt_num(d['point'][0])},{_fmt_num(d['point'][1])})  ({rules})")
-    if t == "wounded":
-        return f"  {d['model']} takes {d['wounds']} Wound(s) ({d['wounds_taken']}/{d['wounds_max']})  ({rules})"
-    if t == "out_of_action":
-        return f"  {d['model']} is Out of Action: {d['reason']}  ({rules})"
-    if t == "pinned":
-        return f"  {d['unit']} gains {d['added']} Pin(s) -> {d['pins']}: {d['reason']}  ({rules})"
-    if t == "melee_round":
-        return (f"  melee: {d['attacker']} scores {d['attacker_hits']}, {d['defender']} ({d['defender_weapon']}) "
-                f"scores {d['defender_hits']}  ({rules})")
+                f"{_n(d['dice'], 'die', 'dice')}, Damage {d['damage']}, cover {d['cover']}, "
+                f"{_n(d['obstructions'], 'obstruction')}{extra}")
+    if kind == "blast" and d.get("indirect") == "flame: no roll":
+        toward = f"toward {_bearing(d['angle'])}" if "angle" in d else "along the template below"
+        return f"  {d['attacker']} sprays the {d['weapon']} {toward} (no roll)"
+    if kind == "blast":
+        target = f"{d['at_model']} at {_pt(d['point'])}" if d.get("at_model") else _pt(d["point"])
+        return f"  {d['attacker']} fires/throws {d['weapon']} at {target}, {d['indirect']}"
+    if kind == "coup_de_grace":
+        return f"  {d['attacker']} strikes {d['target']}, who is Out of Action: automatic, no save"
     parts = ", ".join(f"{k}={v}" for k, v in d.items())
-    return f"  {t}: {parts}  ({rules})"
+    return f"  attack: {parts}"
+
+
+def _template(d: dict[str, Any]) -> str:
+    hit = ", ".join(f"{m['model']} ({m['effect']})" for m in d["models"]) or "nobody"
+    if d["kind"] == "flame":
+        at = f"from {_pt(d['origin'])} toward {_bearing(d['angle'])}"
+    else:
+        at = f"centred at {_pt(d['centre'])}"
+    return f"  {d['kind']} template {at} touches: {hit}"
+
+
+def _mission_end(d: dict[str, Any]) -> str:
+    crews = d.get("crews") or {}
+    adv = d.get("advances") or {}
+    if d.get("winner"):
+        name = crews.get(d["winner"], d["winner"])
+        how = "completed the Mission Objective" if d.get("decided_by") == "objective" else "earned the most advances"
+        verdict = f"{name} ({d['winner']}) win: {how}"
+    elif "winner" in d:
+        verdict = "a draw: no Mission Objective completed and the advances are level"
+    else:
+        verdict = "no result recorded"
+    lines = [f"=== Mission over at turn {d['turn']}: {d['reason']}; {verdict} ==="]
+    for side, a in adv.items():
+        lines.append(f"  {crews.get(side, side)} ({side}): {a['total']} advance(s) = {a['survivors']} survivor(s) + "
+                     f"{a['units_out']} rival unit(s) out of action + 3 x {a['hot_spots']} Hot Spot(s) looted + "
+                     f"Mission Objective {'5' if a['objective'] else '0'}  (POST-8.5.EARN)")
+    for side, fates in (d.get("fates") or {}).items():
+        lines.append(f"  {side}: " + ", ".join(f"{m} {f}" for m, f in fates.items()))
+    if d.get("tasks_done"):
+        lines.append(f"  tasks done: {_names(d['tasks_done'])}")
+    return "\n".join(lines)
+
+
+def _hits(d: dict[str, Any]) -> str:
+    return (f"  {d['model']}: {_n(d['hits'], 'hit')} -> {_n(d['wounds'], 'Wound')}, {d['deflected']} deflected")
+
+
+def _initiative(d: dict[str, Any]) -> str:
+    rolls = ", ".join(f"{s}: {r['die']} - {r['pinned_units']} pinned = {r['result']}" for s, r in d["rolls"].items())
+    return f"initiative ({d.get('purpose', 'turn')}): {rolls}"
+
+
+_LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
+    "setup": _setup,
+    "turn_limit": _turn_limit,
+    "roll": _roll,
+    "move": _move,
+    "climb": _move,
+    "jump": _jump,
+    "attack": _attack,
+    "template": _template,
+    "mission_end": _mission_end,
+    "hits_resolved": _hits,
+    "initiative": _initiative,
+    "activation_start": lambda d: f"{d['side']} activates {d['unit']} with {_n(d['budget'], 'action')}",
+    "turn_start": lambda d: f"=== Turn {d['turn']} of {d['turn_limit']} ===",
+    "deploy": lambda d: f"  {d['model']} deployed at {_pt((d['x'], d['y']))}"
+                        + (f" z {_fmt_num(d['z'])}\"" if d.get("z") else ""),
+    "deviation": lambda d: (f"  missed: the template drifts {_fmt_num(d['distance'])}\" (D10 {d['d10']}, bearing "
+                            f"{_bearing(d['angle'])}) to {_pt(d['point'])}"),
+    "wounded": lambda d: (f"  {d['model']} takes {_n(d['wounds'], 'Wound')} "
+                          f"({d['wounds_taken']}/{d['wounds_max']})"),
+    "out_of_action": lambda d: f"  {d['model']} is Out of Action: {d['reason']}",
+    "pinned": lambda d: f"  {d['unit']} gains {_n(d['added'], 'Pin')} -> {d['pins']}: {d['reason']}",
+    "melee_round": lambda d: (f"  melee: {d['attacker']} scores {_n(d['attacker_hits'], 'hit')}, {d['defender']} "
+                              f"({d['defender_weapon']}) scores {_n(d['defender_hits'], 'hit')}"),
+})

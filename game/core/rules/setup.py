@@ -112,6 +112,19 @@ def check_k_limit(scenario: Scenario, profiles: Mapping[str, list[ModelProfile]]
                              f"models, or raise the scenario's k_limit")
 
 
+def roster_json(crew: CrewSpec, profiles: list[ModelProfile]) -> dict[str, Any]:
+    """A crew's roster as the setup event shows it (ROSTER-12.MODEL): per model its level, resolved stats
+    (Move, CA, Armor, Will, Wounds, actions), armour, weapons, skills, items and grenades carried."""
+    models = []
+    for ms, p in zip(crew.models, profiles, strict=True):
+        models.append({"id": ms.id, "name": ms.name, "level": ms.level, "experience": p.experience,
+                       "actions": p.actions, "move": p.move, "ca": p.ca, "armour": p.armour, "armor": p.armor,
+                       "will": p.will, "wounds": p.wounds, "weapons": list(ms.weapons), "skills": list(ms.skills),
+                       "items": list(ms.items), "grenades": {g: n for g, n in ms.grenades}})
+    return {"side": crew.side, "name": crew.name, "zone": crew.zone, "controller": crew.controller,
+            "khrabrost": sum(p.actions for p in profiles), "models": models}
+
+
 def new_game(
     scenario: Scenario,
     seed: int,
@@ -142,9 +155,10 @@ def new_game(
         st.tasks[t.id] = TaskState(t.id, t.name, t.x, t.y, t.radius, t.difficulty, t.actions, t.mechanical,
                                    t.explosive)
     ctx = Ctx(st, st.rng, battlefield)
-    ctx.emit("setup", ("TURN-2",), scenario=scenario.id, seed=seed, settings=s.overrides,
-             map=battlefield.source, map_sha256=battlefield.sha256,
-             table=[battlefield.width, battlefield.height])
+    ctx.emit("setup", ("TURN-2", "ROSTER-12.MODEL"), scenario=scenario.id, scenario_name=scenario.name, seed=seed,
+             settings=s.overrides, map=battlefield.source, map_sha256=battlefield.sha256,
+             table=[battlefield.width, battlefield.height],
+             crews=[roster_json(crew, profiles[crew.side]) for crew in scenario.crews])
     st.turn_limit = roll_turn_limit(ctx, scenario.turn_limit)
     roll_environment(ctx)
     begin_deployment(ctx)
