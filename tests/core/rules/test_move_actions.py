@@ -132,6 +132,20 @@ def test_jump_wider_than_jump_max_is_refused() -> None:
     assert ei.value.rule == "GAP-88"
 
 
+@pytest.mark.setting("jump.max")
+def test_jump_max_widens_the_longest_jump() -> None:
+    """GAP-88 (`jump.max`=5): the same 5" gap is tried, right after a Move, with the free Will Skill Check."""
+    st = on_map(game([("a1", "a", profile(will=6), (9.5, 7.0)), ("b1", "b", profile(), (30.0, 30.0))],
+                     settings={"jump.max": 5.0}),
+                ROOFS[0], piece(13, rect(15, 4, 20, 10), 3.0, bottom=2.75, surface=True))
+    st.models["a1"].z = 3.0
+    activate(st, "a1")
+    apply(st, Move("a1", ((9.5, 6.0),)))
+    ev = apply(st, Jump("a1", (15.5, 6.0)), ScriptedDice([2]))
+    jump = [e for e in ev if e.type == "jump"][0]
+    assert jump.data["gap"] == pytest.approx(5.0) and jump.data["checked"] and st.models["a1"].x == 15.5
+
+
 def test_move_reports_reaction_radius_triggers_for_crews_only() -> None:
     """GEO-19 via zonegeo.path_triggers: a crew model passing within 3" + r of a hot spot triggers it."""
     spot = Anchor(20, "hotspot-a", (10.0, 3.4 + 2.0), kind="hotspot")
@@ -183,6 +197,17 @@ def test_withdraw_never_pairs_for_hustle_when_the_setting_is_false() -> None:
     ev = apply(st, Withdraw("a1", ((4.5, 10.0),)), ScriptedDice([9, 9, 9]))
     move = [e for e in ev if e.type == "move"][0]
     assert move.data["allowance"] == 7.0 and "SKILL-6.1.HUSTLE" not in move.rules and st.models["a1"].x == 4.5
+
+
+@pytest.mark.setting("melee.withdraw_cost")
+@pytest.mark.parametrize("cost", [1, 2])
+def test_withdraw_spends_melee_withdraw_cost_actions(cost: int) -> None:
+    """COMBAT-4.3.WITHDRAW (`melee.withdraw_cost`): the Withdraw spends that many of the activation's actions."""
+    st = game([("a1", "a", profile(actions=3, weapons=("knife",)), (10.0, 10.0)),
+               ("b1", "b", profile(weapons=("knife",)), (11.0, 10.0))], settings={"melee.withdraw_cost": cost})
+    activate(st, "a1")
+    apply(st, Withdraw("a1", ((5.0, 10.0),)), ScriptedDice([9, 9, 9]))
+    assert st.models["a1"].x == 5.0 and st.activation is not None and st.activation.spent == cost
 
 
 def test_a_withdraw_move_saved_before_the_setting_resumes_without_hustle() -> None:
