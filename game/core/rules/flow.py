@@ -239,18 +239,17 @@ def check_early_end(ctx: Ctx) -> bool:
 
 
 def end_mission(ctx: Ctx, *, reason: str) -> None:
-    """TURN-11: freeze the board and record each crew model's fate."""
+    """TURN-11: freeze the board, record each crew model's fate and the mission result: the advances each crew
+    earned (POST-8.5.EARN) and the winner or a draw (SCEN-10.5.VICTORY, `scen.victory`; game/core/rules/outcome.py)."""
+    from game.core.rules.outcome import VICTORY_RULES, fates, mission_result
+
     st = ctx.state
-    fates: dict[str, dict[str, str]] = {}
-    for s in crew_sides(st):
-        fates[s] = {}
-        for m in st.models.values():
-            if m.side == s:
-                fates[s][m.id] = "dead" if m.dead else "ooa" if m.ooa else "survived" if m.deployed else "absent"
     st.phase = Phase.MISSION_END
     st.deciding = ""
     st.activation = None
     st.interrupt = None
-    st.result = {"reason": reason, "turn": st.turn, "fates": fates,
-                 "tasks_done": sorted(t.id for t in st.tasks.values() if t.done)}
-    ctx.emit("mission_end", ("TURN-11", "TURN-10" if "no player" in reason else "TURN-9"), **st.result)
+    st.result = {"reason": reason, "turn": st.turn, "fates": fates(st),
+                 "tasks_done": sorted(t.id for t in st.tasks.values() if t.done),
+                 **mission_result(st, victory=ctx.settings["scen.victory"])}
+    ctx.emit("mission_end", ("TURN-11", "TURN-10" if "no player" in reason else "TURN-9") + VICTORY_RULES,
+             **st.result)
