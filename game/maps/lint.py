@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,7 +15,7 @@ import shapely
 
 from game.core.battlefield import WOODS_CANOPY_IN
 from game.core.tolerance import EPS
-from game.maps.loader import CONNECTOR_CLASSES, MapError, MapObject, MapProblem, ParsedMap, read_map
+from game.maps.loader import CONNECTOR_CLASSES, UNREADABLE, MapError, MapObject, MapProblem, ParsedMap, read_map
 from game.maps.schema import CONNECTOR_END_TOL_IN, DOOR_GAP_MIN_IN, SURFACE_GAP_MIN_IN
 
 
@@ -221,19 +223,50 @@ def lint_map(path: str | os.PathLike[str]) -> LintReport:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="Tiled .tmx map files")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="Tiled .tmx map files; a directory lints the *.tmx files directly inside it "
+                             "(not its subfolders) and is an error if it holds none")
     parser.add_argument("--stats", action="store_true", help="print pieces, edges, surfaces and anchors per map")
+    parser.epilog = ("exit status: 0 every map is clean, 1 a map has problems, 2 an argument is not a readable "
+                     "file (missing, unreadable, a folder without .tmx maps); every FILE is checked either way")
+
+
+def _unreadable(report: LintReport) -> bool:
+    """A report for a path that is not a readable file at all (a bad argument, exit 2, rather than a bad map)."""
+    return any(p.code == UNREADABLE for p in report.problems)
+
+
+def expand(arg: str) -> list[str] | str:
+    """The map files one FILE argument names: itself, or a directory's *.tmx files (sorted); a string is the
+    one-line reason a directory gives nothing to lint."""
+    path = Path(arg)
+    if not path.is_dir():
+        return [arg]
+    try:
+        found = sorted(str(q) for q in path.glob("*.tmx") if not q.is_dir())
+    except OSError as exc:
+        return f"{arg}: the directory cannot be read ({exc.strerror or exc}); fix: check its permissions"
+    if not found:
+        return (f"{arg}: a directory holding no .tmx map; fix: name the map files (e.g. {path / '*.tmx'}) "
+                "or a folder that holds them")
+    return found
 
 
 def run(args: argparse.Namespace) -> int:
-    """Exit 0 only when every map is clean."""
-    bad = 0
-    for f in args.files:
-        report = lint_map(f)
-        for p in report.problems:
-            print(p)
-        if args.stats and report.stats is not None:
-            print(f"{report.file}: {report.stats.line()}")
-        print(f"{report.file}: {'ok' if report.clean else f'{len(report.problems)} problem(s)'}")
-        bad += not report.clean
-    return 1 if bad else 0
+    """Exit 0 when every map is clean, 1 when a map has problems, 2 when an argument names no readable map."""
+    worst = 0
+    for arg in args.files:
+        files = expand(arg)
+        if isinstance(files, str):
+            print(f"zona-alfa check-map: {files}", file=sys.stderr)
+            worst = 2
+            continue
+        for f in files:
+            report = lint_map(f)
+            for p in report.problems:
+                print(p)
+            if args.stats and report.stats is not None:
+                print(f"{report.file}: {report.stats.line()}")
+            print(f"{report.file}: {'ok' if report.clean else f'{len(report.problems)} problem(s)'}")
+            worst = max(worst, 0 if report.clean else 2 if _unreadable(report) else 1)
+    return worst

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from game.core.settings import Settings
 
 AREA_CLASSES = ("Terrain", "DeploymentZone", "Anchor")
+MAP_PATH_FIX = "give the path of a readable Tiled .tmx file (e.g. maps/sandbox.tmx)"
+UNREADABLE = "unreadable"  # the problem code of a path that names no readable file (missing, a directory, ...)
 CONNECTOR_CLASSES = {"Stairs": ConnectorKind.STAIRS, "Ladder": ConnectorKind.LADDER}
 
 
@@ -70,6 +72,14 @@ class MapError(ValueError):
     def __init__(self, problems: list[MapProblem] | tuple[MapProblem, ...]) -> None:
         self.problems = tuple(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+    def summary(self) -> str:
+        """One line: the first problem, and how many more there are (`zona-alfa check-map FILE` lists them all)."""
+        if not self.problems:
+            return "the map cannot be loaded"
+        more = len(self.problems) - 1
+        tail = f" (and {more} more: run `zona-alfa check-map {self.problems[0].file}`)" if more else ""
+        return f"{self.problems[0]}{tail}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,7 +382,10 @@ def read_map(path: str | os.PathLike[str]) -> ParsedMap:
     p = Path(path)
     file = str(path)
     try:
-        data = mapxml.read_file(p, "map file")
+        data = mapxml.read_file(p, "map file", fix=MAP_PATH_FIX)
+    except XmlFault as fault:  # the path names no readable file: a bad argument rather than a bad map
+        raise _fatal(file, fault.what, fault.fix, UNREADABLE) from None
+    try:
         root = mapxml.parse_bytes(data, "the map")
         w, h, tw, th = _map_header(root, file)
         reader = _Reader(file)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,16 +72,29 @@ def parse_bytes(data: bytes, what: str) -> Element:
         raise XmlFault(f"{what} is not well-formed XML ({exc})", "open and save it again in Tiled") from None
 
 
-def read_file(path: Path, what: str) -> bytes:
-    """The bytes of a file, refusing missing or oversized files."""
+def read_file(path: Path, what: str, *, fix: str = "check the path (relative paths are relative to the map)") -> bytes:
+    """The bytes of a regular file, refusing missing, unreadable, oversized and non-regular files (a directory,
+    a device or a pipe would raise or block); every refusal is an XmlFault saying what and how to fix it."""
     try:
-        size = path.stat().st_size
-    except OSError:
-        raise XmlFault(f"{what} {path} does not exist",
-                       "check the path (relative paths are relative to the map)") from None
-    if size > MAX_FILE_BYTES:
-        raise XmlFault(f"{what} is {size} bytes (limit {MAX_FILE_BYTES})", "maps are small: remove embedded data")
-    return path.read_bytes()
+        st = path.stat()
+    except OSError as exc:
+        why = "does not exist" if isinstance(exc, FileNotFoundError) else f"cannot be read ({exc.strerror or exc})"
+        raise XmlFault(f"{what} {path} {why}", fix) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise XmlFault(f"{what} {path} is a directory, not a file", "give the path of a file inside it")
+    if not stat.S_ISREG(st.st_mode):
+        raise XmlFault(f"{what} {path} is not a regular file (a device, pipe or socket)", fix)
+    if st.st_size > MAX_FILE_BYTES:
+        raise XmlFault(f"{what} is {st.st_size} bytes (limit {MAX_FILE_BYTES})", "maps are small: remove embedded data")
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise XmlFault(f"{what} {path} cannot be read ({exc.strerror or exc})",
+                       f"check the file's permissions; {fix}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise XmlFault(f"{what} is more than {MAX_FILE_BYTES} bytes", "maps are small: remove embedded data")
+    return data
 
 
 def _strip_reserved(el: Element, reserved: frozenset[str]) -> tuple[str, ...]:

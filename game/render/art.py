@@ -13,7 +13,7 @@ import shapely
 from game.core.battlefield import Area, Battlefield, Cover, Movement, TerrainPiece
 from game.render.painter import Painter
 from game.render.plan import PlanLayer, plan_order
-from game.render.style import darker, piece_fill, shade
+from game.render.style import Colour, darker, piece_fill, shade
 
 if TYPE_CHECKING:
     import pygame
@@ -33,21 +33,25 @@ class Art:
         self.pg = pygame
         self.root = Path(root)
         self.ppi = ppi
-        self._cache: dict[tuple[str, int, int], pygame.Surface] = {}
+        self._cache: dict[tuple[str, int, int], pygame.Surface | None] = {}
         if not (self.root / "terrain" / "grass.png").exists():
             raise FileNotFoundError(f"{self.root}: no sprites/terrain/grass.png; "
                                     "run `python -m game.tools.make_sprites`")
 
-    def image(self, rel: str, w: int, h: int) -> pygame.Surface:
-        """sprites/<rel>.png scaled to w x h pixels (cached)."""
+    def image(self, rel: str, w: int, h: int) -> pygame.Surface | None:
+        """sprites/<rel>.png scaled to w x h pixels (cached); None when the file is missing or unreadable, so the
+        piece is drawn from its geometry instead."""
         key = (rel, w, h)
         if key not in self._cache:
-            img = self.pg.image.load(str(self.root / f"{rel}.png"))
-            self._cache[key] = self.pg.transform.smoothscale(img, (max(1, w), max(1, h)))
+            try:
+                img = self.pg.image.load(str(self.root / f"{rel}.png"))
+                self._cache[key] = self.pg.transform.smoothscale(img, (max(1, w), max(1, h)))
+            except (self.pg.error, OSError, ValueError):
+                self._cache[key] = None
         return self._cache[key]
 
-    def tile(self, name: str) -> pygame.Surface:
-        """The terrain tile `name`, one tile covering TILE_IN x TILE_IN inches."""
+    def tile(self, name: str) -> pygame.Surface | None:
+        """The terrain tile `name`, one tile covering TILE_IN x TILE_IN inches (None when missing)."""
         side = max(2, round(TILE_IN * self.ppi))
         return self.image(f"terrain/{name}", side, side)
 
@@ -95,7 +99,8 @@ def sprite_for(p: TerrainPiece) -> str | None:
     return None
 
 
-def _masked(pt: Painter, art: Art, pts: list[tuple[float, float]], tex: str, alpha: int, light: float) -> None:
+def _masked(pt: Painter, art: Art, pts: list[tuple[float, float]], tex: str, alpha: int, light: float,
+            fallback: Colour | None = None) -> None:
     """Fill a polygon with a tiled texture aligned to the table, lightened by height."""
     pg = pt.pg
     xs, ys = [q[0] for q in pts], [q[1] for q in pts]
@@ -104,6 +109,10 @@ def _masked(pt: Painter, art: Art, pts: list[tuple[float, float]], tex: str, alp
     if w <= 0 or h <= 0:
         return
     tile = art.tile(tex)
+    if tile is None:  # a missing texture: the geometry drawing's fill, or nothing for a blend
+        if fallback is not None:
+            pg.draw.polygon(pt.surface, fallback, pts)
+        return
     tw, th = tile.get_size()
     ox, oy = pt.to_px((0.0, 0.0))
     patch = pg.Surface((w, h), pg.SRCALPHA)
@@ -136,6 +145,9 @@ def _fitted(pt: Painter, art: Art, p: TerrainPiece, poly: Any, rel: str) -> None
         if abs(proj.max()) < abs(proj.min()):
             angle += 180.0
     img = art.image(rel, round(length * art.ppi), round(width * art.ppi))
+    if img is None:  # a missing sprite: the piece's geometry fill
+        pt.pg.draw.polygon(pt.surface, shade(piece_fill(p, pt.pal), p.top_z), pt.poly_px(p.footprint))
+        return
     rot = pt.pg.transform.rotozoom(img, -angle, 1.0)
     cx, cy = pt.to_px((poly.centroid.x, poly.centroid.y))
     pt.surface.blit(rot, rot.get_rect(center=(round(cx), round(cy))))
@@ -158,7 +170,10 @@ def _trees(pt: Painter, art: Art, p: TerrainPiece, poly: Any) -> None:
         pt.pg.draw.circle(shadow, (0, 0, 0, 60), (d / 2, d / 2), d * 0.45)
         pt.surface.blit(shadow, (round(cx - d / 2 + art.ppi * 0.25), round(cy - d / 2 + art.ppi * 0.25)))
         img = art.image(f"objects/{TREES[int(k)]}", d, d)
-        pt.surface.blit(img, (round(cx - d / 2), round(cy - d / 2)))
+        if img is None:
+            pt.pg.draw.circle(pt.surface, darker(pt.pal.moss, 0.25), (cx, cy), d * 0.4)
+        else:
+            pt.surface.blit(img, (round(cx - d / 2), round(cy - d / 2)))
 
 
 def draw_ground(pt: Painter, art: Art) -> None:
@@ -166,7 +181,7 @@ def draw_ground(pt: Painter, art: Art) -> None:
     bf: Battlefield = pt.bf
     corners = [(0.0, 0.0), (bf.width, 0.0), (bf.width, bf.height), (0.0, bf.height)]
     table = [pt.to_px(c) for c in corners]
-    _masked(pt, art, table, "grass", 255, 0.0)
+    _masked(pt, art, table, "grass", 255, 0.0, pt.pal.mat)
     rng = np.random.default_rng(int(bf.width * 1000 + bf.height))
     for _ in range(int(bf.width * bf.height / 120)):
         cx, cy = rng.uniform(0, bf.width), rng.uniform(0, bf.height)
@@ -190,7 +205,7 @@ def _building_floors(pt: Painter, art: Art, polys: Sequence[Any]) -> None:
             groups.setdefault(p.building, []).append(i)
     for idx in groups.values():
         hull = shapely.union_all([polys[i] for i in idx]).envelope
-        _masked(pt, art, pt.poly_px(list(hull.exterior.coords)[:-1]), "floor-concrete", 255, 0.0)
+        _masked(pt, art, pt.poly_px(list(hull.exterior.coords)[:-1]), "floor-concrete", 255, 0.0, pt.pal.floor)
 
 
 def draw_pieces(pt: Painter, polys: Sequence[Any], art: Art) -> None:
@@ -216,7 +231,7 @@ def draw_pieces(pt: Painter, polys: Sequence[Any], art: Art) -> None:
             _fitted(pt, art, p, poly, sprite)
         elif tex:
             alpha = 225 if p.kind == "roof" else 255
-            _masked(pt, art, pts, tex, alpha, light)
+            _masked(pt, art, pts, tex, alpha, light, fill)
         else:
             pg.draw.polygon(pt.surface, fill, pts)
         if p.area is Area.WOODS:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from game.core.battlefield import Battlefield
+from game.render.labels import Rect, Taken
 from game.render.style import BOLD_FONT_FILE, FONT_FILE, Colour, Palette, font_path
 
 if TYPE_CHECKING:
@@ -19,7 +20,8 @@ class Painter:
     `pg` is pygame, imported when the first Painter is made, so importing this module stays light.
     """
 
-    def __init__(self, bf: Battlefield, ppi: float, margin: float, pal: Palette) -> None:
+    def __init__(self, bf: Battlefield, ppi: float, margin: float, pal: Palette, *, bottom: float = 0.0,
+                 taken: Taken | None = None) -> None:
         import pygame
 
         self.pg = pygame
@@ -28,7 +30,8 @@ class Painter:
         self.margin = margin
         self.pal = pal
         self.top = margin * 2.0  # room for the title above the ruler
-        size = (round(bf.width * ppi + 2 * margin), round(bf.height * ppi + margin + self.top))
+        self.taken = taken if taken is not None else Taken()  # the map's labels, avoided by the overlays' labels
+        size = (round(bf.width * ppi + 2 * margin), round(bf.height * ppi + margin + self.top + bottom))
         self.surface = pygame.Surface(size, pygame.SRCALPHA)
         self.layer = pygame.Surface(size, pygame.SRCALPHA)
         self.small = pygame.font.Font(font_path(FONT_FILE), max(9, round(ppi * 0.42)))
@@ -47,12 +50,18 @@ class Painter:
 
     def text(self, s: str, at: tuple[float, float], *, font: pygame.font.Font | None = None,
              colour: Colour | None = None, anchor: str = "center", halo: bool = True) -> None:
-        """A line of text anchored at a pixel, on a dark halo unless `halo=False`."""
+        """A line of text anchored at a pixel, on a dark halo unless `halo=False`. A haloed label (one on the
+        table) moves up or down by its height, at most twice, to clear the labels already drawn."""
         font = font or self.small
         colour = colour or self.pal.ink
         img = font.render(s, True, colour)
         rect = img.get_rect(**{anchor: (round(at[0]), round(at[1]))})
         if halo:
+            box: Rect = (rect.x - 2, rect.y, rect.w + 4, rect.h)
+            tries = [box] + [(box[0], box[1] + k * (rect.h + 1), box[2], box[3]) for k in (-1, 1, -2, 2)]
+            box = next((b for b in tries if self.taken.clear_of(b, soft_too=True)), box)
+            self.taken.add(box, soft=True)
+            rect.topleft = (round(box[0]) + 2, round(box[1]))
             back = self.pg.Surface((rect.w + 4, rect.h), self.pg.SRCALPHA)
             back.fill((*self.pal.dark_ink, 150))
             self.surface.blit(back, (rect.x - 2, rect.y))

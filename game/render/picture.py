@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import sys
+import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -11,6 +14,8 @@ import numpy as np
 import shapely
 
 from game.core.battlefield import Anchor, Area, Battlefield, ConnectorKind, Movement, TerrainPiece
+from game.render.labels import Taken
+from game.render.legend import Entry, draw_legend, layout, map_entries
 from game.render.painter import Painter
 from game.render.plan import PlanLayer, plan_order
 from game.render.style import FONT_FILE as FONT_FILE  # re-exported: tests/test_render_map.py reads it here
@@ -20,6 +25,9 @@ if TYPE_CHECKING:
     import pygame
 
 REACTION_RADIUS_IN = 3.0  # MISSION-8.2.TRIGGER: drawn around hot spots
+MIN_PPI, MAX_PPI = 4.0, 100.0  # below 4 px per inch a base is smaller than its ring; above 100 pictures get huge
+MAX_SIDE_PX = 16384  # the largest picture side written
+SPRITES = Path(__file__).resolve().parents[2] / "sprites"
 
 
 def _draw_table(pt: Painter) -> None:
@@ -181,10 +189,13 @@ def _draw_anchors(pt: Painter) -> None:
 
 
 def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: Iterable[Overlay] = (),
-                       palette: Palette = PALETTE, art: str | Path | None = None) -> pygame.Surface:
+                       palette: Palette = PALETTE, art: str | Path | None = None,
+                       legend: Sequence[Entry] | None = None, taken: Taken | None = None) -> pygame.Surface:
     """Draw the table from its object geometry, then each overlay as `overlay(surface, to_px)`.
 
     `art`: a sprites/ directory; the mat and the pieces are then textured by class (game/render/art.py).
+    `legend`: entries of a key drawn in a strip under the table (game/render/legend.py; the map's own entries
+    come first). `taken`: where the map's labels go, so overlay labels placed later can avoid them.
 
     Pieces are filled by cover class and movement, shaded and shadowed by height, labelled by height;
     zones, connectors and anchors are named. `to_px((x, y))` maps inches (GEO-1) to pixels.
@@ -193,7 +204,10 @@ def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: 
 
     if not pygame.font.get_init():
         pygame.font.init()
-    pt = Painter(bf, px_per_inch, max(24.0, px_per_inch * 1.5), palette)
+    margin = max(24.0, px_per_inch * 1.5)
+    entries = [*map_entries(bf, palette), *legend] if legend is not None else []
+    key_h = layout(entries, max(bf.width * px_per_inch, 120.0))[1] if entries else 0.0
+    pt = Painter(bf, px_per_inch, margin, palette, bottom=key_h, taken=taken)
     polys = [shapely.Polygon(p.footprint) for p in bf.pieces]
     _draw_table(pt)
     tile_art = None
@@ -214,6 +228,8 @@ def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: 
     _draw_anchors(pt)
     for overlay in overlays:
         overlay(pt.surface, pt.to_px)
+    if entries:
+        draw_legend(pt, entries, pt.to_px((0.0, bf.height))[1] + margin * 0.8)
     return pt.surface
 
 
@@ -226,13 +242,19 @@ def headless() -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a Tiled .tmx map")
-    parser.add_argument("--out", required=True, metavar="PNG", help="where to write the picture")
-    parser.add_argument("--px-per-inch", type=float, default=20.0, help="scale of the picture (default 20)")
-    sprites = str(Path(__file__).resolve().parents[2] / "sprites")
-    parser.add_argument("--art", nargs="?", const=sprites, default=sprites, metavar="SPRITES",
-                        help="sprites folder for the tile art the table is textured with (default: sprites/)")
+    parser.add_argument("--out", required=True, metavar="PNG", help="where to write the picture (a .png file; "
+                        "missing folders are made)")
+    parser.add_argument("--px-per-inch", type=float, default=20.0,
+                        help=f"scale of the picture, {MIN_PPI:g} to {MAX_PPI:g} (default 20)")
+    parser.add_argument("--art", nargs="?", const=str(SPRITES), default=str(SPRITES), metavar="SPRITES",
+                        help="sprites folder for the tile art the table is textured with and the model tokens "
+                             "(default: sprites/)")
     parser.add_argument("--plain", action="store_true",
-                        help="draw the object geometry only: fills by cover class and movement, no tile art")
+                        help="draw the object geometry only, with a key under the table: fills by cover class and "
+                             "movement, no tile art (models keep their tokens)")
+    parser.epilog = ("exit status: 0 the picture was written; 2 a bad argument (one line names it, nothing is "
+                     "written). A model standing where no base may (inside a solid piece, GEO-7) is drawn with a "
+                     "warning line.")
     from game.render.overlays import add_overlay_arguments  # --model/--los/--template/--smoke (docs/geometry.md)
 
     add_overlay_arguments(parser)
@@ -241,7 +263,76 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_move_arguments(parser)
 
 
+def check_scale(ppi: float) -> str | None:
+    """Why `--px-per-inch` cannot be used, or None."""
+    if not (math.isfinite(ppi) and MIN_PPI <= ppi <= MAX_PPI):
+        return (f"--px-per-inch {ppi:g}: the scale must be a number of pixels per inch from {MIN_PPI:g} to "
+                f"{MAX_PPI:g} (default 20)")
+    return None
+
+
+def check_art(art: str, *, plain: bool) -> str | None:
+    """Why `--art` cannot be used, or None (with --plain only the model tokens are read from it)."""
+    path = Path(art)
+    if not path.exists():
+        return f"--art {art}: no such folder; give the sprites/ folder (the default) or leave --art out"
+    if not path.is_dir():
+        return f"--art {art}: is a file, not a sprites folder; give the folder that holds terrain/ and tokens/"
+    if not plain and not (path / "terrain" / "grass.png").is_file():
+        return (f"--art {art}: holds no terrain/grass.png, so it is not a sprites folder; give sprites/, run "
+                "`python -m game.tools.make_sprites`, or draw with --plain")
+    return None
+
+
+def claim_out(out: str) -> tuple[Path, str] | str:
+    """(the picture's path, a temporary file beside it that proves the folder is writable) or why `--out`
+    cannot be written. Missing folders are made; the picture replaces the temporary file when it is done."""
+    path = Path(out)
+    if out.endswith(("/", os.sep)) or path.is_dir():
+        return f"--out {out}: is a directory; give a file name such as {path / 'map.png'}"
+    if path.suffix.lower() != ".png":
+        return f"--out {out}: the picture is written as PNG; give a file name ending in .png"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".png", dir=path.parent)
+        os.close(fd)
+    except OSError as exc:
+        return f"--out {out}: cannot be written ({exc.strerror or exc}); give a path in a folder you can write to"
+    return path, tmp
+
+
+def _fail(message: str) -> int:
+    print(f"zona-alfa render-map: {message}", file=sys.stderr)
+    return 2
+
+
+def _too_big(bf: Battlefield, ppi: float) -> str | None:
+    margin = max(24.0, ppi * 1.5)
+    w, h = bf.width * ppi + 2 * margin, bf.height * ppi + 3 * margin
+    if max(w, h) > MAX_SIDE_PX:
+        fit = (MAX_SIDE_PX - 3 * 24.0) / max(bf.width, bf.height)
+        return (f"--px-per-inch {ppi:g}: a {bf.width:g}x{bf.height:g} in table would be {w:.0f}x{h:.0f} px, more "
+                f"than {MAX_SIDE_PX} a side; use --px-per-inch {math.floor(fit):d} or less")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    """Check every argument, then draw and write the picture; one line and exit 2 for the first bad one."""
+    error = check_scale(args.px_per_inch) or check_art(args.art, plain=args.plain)
+    if error:
+        return _fail(error)
+    claimed = claim_out(args.out)
+    if isinstance(claimed, str):
+        return _fail(claimed)
+    out, tmp = claimed
+    try:
+        return _draw(args, out, tmp)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def _draw(args: argparse.Namespace, out: Path, tmp: str) -> int:
     from game.maps.loader import MapError, load_map
 
     headless()
@@ -250,23 +341,58 @@ def run(args: argparse.Namespace) -> int:
     try:
         bf = load_map(args.file)
     except MapError as err:
-        print(err)
-        return 1
+        return _fail(f"FILE {err.summary()}")
+    error = _too_big(bf, args.px_per_inch)
+    if error:
+        return _fail(error)
     pygame.font.init()
-    from game.render.overlays import PlacementError, overlays_from_args
+    from game.render.models import Tokens
+    from game.render.overlays import PlacementError, overlays_from_args, sheet_from_args, smoke_overlay
+    from game.render.overlays_move import move_overlays_from_args, resolve_movers
 
     try:
-        overlays = overlays_from_args(bf, args)
-        from game.render.overlays_move import move_overlays_from_args
-
-        overlays = move_overlays_from_args(bf, args) + overlays  # move range under LOS lines (STYLE.md)
+        sheet = sheet_from_args(bf, args, tokens=Tokens(Path(args.art)))
+        resolve_movers(args, sheet.table)
+        sight = overlays_from_args(bf, args, sheet)
+        moves = move_overlays_from_args(bf, args, sheet)
     except PlacementError as err:
-        print(f"{args.file}: {err}")
-        return 2
+        return _fail(str(err))
+    for name, why in sheet.table.position_warnings():
+        print(f"zona-alfa render-map: warning: --model {name}: {why}; drawn there anyway", file=sys.stderr)
+        sheet.marks.note(name, "cannot stand here (GEO-7)")
+    smoke = [smoke_overlay(c, sheet) for c in sheet.table.smoke]
+    overlays = smoke + moves + sight + [sheet.finish()]  # move range under LOS lines under templates (STYLE.md)
+    key = overlay_key(args) if args.plain else None
     surface = render_battlefield(bf, px_per_inch=args.px_per_inch, overlays=overlays,
-                                 art=None if args.plain else args.art)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(surface, str(out))
+                                 art=None if args.plain else args.art, legend=key, taken=sheet.notes.taken)
+    try:
+        pygame.image.save(surface, tmp)
+        os.replace(tmp, out)
+    except (pygame.error, OSError) as exc:
+        return _fail(f"--out {out}: cannot be written ({exc}); give a path in a folder you can write to")
     print(f"{out}: {surface.get_width()}x{surface.get_height()} px, {len(bf.pieces)} pieces")
     return 0
+
+
+def overlay_key(args: argparse.Namespace) -> list[Entry]:
+    """The key entries of the overlays asked for on the command line (after the map's own entries)."""
+    from game.render.legend import Swatch
+    from game.render.overlays import BLOCKED_RAY, COVER, OBSTRUCTION, OPEN_RAY, SHIELDED, SMOKE, TEMPLATE
+    from game.render.overlays_move import MOVE, MOVE_UP, NO_PATH
+
+    out: list[Entry] = []
+    if args.los:
+        out += [Entry("open sight ray / model that sees", OPEN_RAY, Swatch.LINE),
+                Entry("blocked ray / blocking piece", BLOCKED_RAY, Swatch.LINE),
+                Entry("defender's cover piece (GEO-12)", COVER, Swatch.THICK),
+                Entry("obstruction, -1 CA (GEO-13)", OBSTRUCTION, Swatch.THICK)]
+    if args.template:
+        out += [Entry("template (GEO-15)", TEMPLATE), Entry("hit", BLOCKED_RAY, Swatch.RING),
+                Entry("hit, soft cover: +2 save", COVER, Swatch.RING),
+                Entry("shielded (GEO-16)", SHIELDED, Swatch.RING)]
+    if args.smoke:
+        out.append(Entry("smoke cloud: blocks LOS (GAP-72)", SMOKE))
+    if args.reach or args.path:
+        out += [Entry("move range / path (GEO-8, GEO-27)", MOVE), Entry("move range on a raised floor", MOVE_UP),
+                Entry("no path", NO_PATH, Swatch.LINE)]
+    return out

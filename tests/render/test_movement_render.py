@@ -37,7 +37,7 @@ def test_illegal_model_placement_is_reported(tmp_path, capsys) -> None:  # type:
     """GEO-7: a mover standing in a wall is refused with the piece named and how to fix it."""
     rc = main(["render-map", str(TOWN), "--out", str(tmp_path / "x.png"), "--model", "stalker=33.5,23",
                "--reach", "stalker"])
-    out = capsys.readouterr().out
-    assert rc == 2 and "stalker" in out and "impassable" in out and "GEO-7" in out
+    err = capsys.readouterr().err
+    assert rc == 2 and "stalker" in err and "impassable" in err and "GEO-7" in err
     rc = main(["render-map", str(TOWN), "--out", str(tmp_path / "y.png"), "--reach", "12,17@lots"])
-    assert rc == 2 and "MODEL@INCHES" in capsys.readouterr().out
+    assert rc == 2 and "MODEL@INCHES" in capsys.readouterr().err

@@ -69,9 +69,10 @@ def test_render_map_reports_a_broken_map(tmp_path, capsys):
     parser = argparse.ArgumentParser()
     render_map.add_arguments(parser)
     bad = ROOT / "tests" / "fixtures" / "maps" / "broken" / "bad-enum.tmx"
-    assert render_map.run(parser.parse_args([str(bad), "--out", str(tmp_path / "x.png")])) == 1
-    assert "[bad-enum]" in capsys.readouterr().out
-    assert not (tmp_path / "x.png").exists()
+    assert render_map.run(parser.parse_args([str(bad), "--out", str(tmp_path / "x.png")])) == 2
+    err = capsys.readouterr().err
+    assert "[bad-enum]" in err and len(err.strip().splitlines()) == 1
+    assert not list(tmp_path.iterdir())  # nothing written, no temporary file left behind
 
 
 def test_shipped_font_and_licence():
