@@ -34,6 +34,7 @@ NOT_PLAYED: Mapping[str, str] = MappingProxyType({
     "later: factions": "factions",
     "later: scenarios": "the book's scenarios (Games One to Three)",
     "later: powered weapons": "the optional powered (hi-tech) weapons",
+    "later: mid-climb stops": "models that stop part-way up a climb",
     "later: client": "the graphical client",
 })
 # "issue N:" labels name behaviour that is played, but only at the default: no rule reads the key yet.

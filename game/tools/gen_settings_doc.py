@@ -62,17 +62,13 @@ def _cell(text: str) -> str:
 def _alternatives(spec: SettingSpec) -> str:
     """What else the key takes: the other bool, the other choices, a numeric range or a list's items."""
     if spec.type == "bool":
-        text = _value(not spec.default)
-    elif spec.type in ("int", "float", "int_or_null"):
-        text = spec.range_text()
-    elif spec.type == "list":
-        text = ("a list of " + ", ".join(_value(c) for c in spec.choices)) if spec.choices else "any list"
-    else:
-        others = [c for c in spec.choices if c != spec.default]
-        text = ", ".join(_value(c) for c in others) if others else "—"
-    if spec.unbuilt:
-        text += " (not yet: " + ", ".join(_value(v) for v in spec.unbuilt) + ")"
-    return text
+        return "—" if (not spec.default) in spec.unbuilt else _value(not spec.default)
+    if spec.type in ("int", "float", "int_or_null"):
+        return "—" if spec.type != "int_or_null" and spec.min == spec.max is not None else spec.range_text()
+    if spec.type == "list":
+        return ("a list of " + ", ".join(_value(c) for c in spec.choices)) if spec.choices else "any list"
+    others = [c for c in spec.choices if c != spec.default and c not in spec.unbuilt]
+    return ", ".join(_value(c) for c in others) if others else "—"
 
 
 def _status(spec: SettingSpec) -> str:

@@ -268,3 +268,178 @@ def test_settings_doc_lists_every_key_and_the_leaves(tmp_path: Path) -> None:
     assert "| `bolt.*` | `bolt.range` | `18.0` |" in leaves
     assert "| `weapons.smg` | `weapons.smg.range_max` | `18.0` |" in leaves
     assert gen_settings_doc.main(["--check", "--output", str(tmp_path / "missing.md")]) == 1
+
+
+# --- ranges, choices and keys whose feature is not built (issue 12) ------------------------------------
+
+def test_every_numeric_key_declares_its_range_and_every_str_key_its_choices() -> None:
+    """Settings carry their allowed values: numbers a min and a max, strings their choices (CFG)."""
+    for key, spec in house_specs().items():
+        if spec.type in ("int", "float", "int_or_null"):
+            assert spec.min is not None and spec.max is not None and spec.min <= spec.max, key
+        if spec.type == "str":
+            assert spec.choices, f"{key}: a str setting lists its choices"
+
+
+def test_weapon_lists_name_catalog_weapons() -> None:
+    """List choices that name weapons stay in step with weapons.toml."""
+    from game.core.catalog.loader import load_catalog
+
+    weapons = set(load_catalog().weapons)
+    for key in ("melee.forbidden", "hostiles.bandit.weapons"):
+        assert set(house_specs()[key].choices) <= weapons, key
+
+
+@pytest.mark.parametrize("option, words", [
+    ("move.difficult_mult=-1", ["'move.difficult_mult'", "out of range", "use 1 to 4"]),
+    ("alert.cost=0", ["'alert.cost'", "out of range", "use 1 to 3"]),
+    ("geo.contact_tol=-1", ["'geo.contact_tol'", "out of range", "use 0 to 1"]),
+    ("weapons.smg.fp=0", ["'weapons.smg.fp'", "out of range"]),
+    ("geo.bases.vermin.diameter=0", ["'geo.bases.vermin.diameter'", "out of range"]),
+    ("jump.max=NaN", ["'jump.max'", "finite number", "nan"]),
+    ("los.woods_depth=Infinity", ["'los.woods_depth'", "finite number", "inf"]),
+    ("move.min=1e999", ["'move.min'", "finite number"]),
+    ("alert.cost=2.5", ["'alert.cost'", "type int", "from 1 to 3"]),
+    ("alert.cost=true", ["'alert.cost'", "type int"]),
+    ("crit.max_bonus_per_activation=-1", ["'crit.max_bonus_per_activation'", "null or 0 to 10"]),
+    ("hostiles.bandit=brutes", ["'hostiles.bandit'", "not one of"]),
+    ('melee.forbidden=["lance"]', ["'melee.forbidden'", "'lance'", "not one of"]),
+    ("melee.forbidden=[1]", ["'melee.forbidden'", "list of strings"]),
+    ("pin.allowed=Rally", ["'pin.allowed'", "list of strings"]),
+    ("mission.turn_limit.small_base=0", ["'mission.turn_limit.small_base'", "out of range"]),
+])
+def test_out_of_range_and_wrong_values_are_refused(option: str, words: list[str]) -> None:
+    """A corpus of bad values: negative, zero where invalid, NaN, inf, wrong type, unknown choice or item."""
+    with pytest.raises(SettingsError) as err:
+        Settings.from_options([option])
+    text = str(err.value)
+    assert text.startswith("--set: ") and "\n" not in text
+    for word in words:
+        assert word in text, text
+
+
+def test_step_bounds_the_values_between_min_and_max() -> None:
+    """GAP-21 `hostiles.vermin_x2`: 2 or 4 figures (steps of 2), nothing in between."""
+    spec = SettingSpec("hostiles.vermin_x2", 2, "int", "GAP-21", "game.core.rules.stats", "x", min=2, max=4, step=2)
+    assert _check_value(spec, 4, "t") == 4
+    with pytest.raises(SettingsError, match="2 to 4 in steps of 2"):
+        _check_value(spec, 3, "t")
+
+
+@pytest.mark.parametrize("option, feature", [
+    ("anomaly.area=reaction_radius", "`anomaly.area` belongs to anomalies, which this version does not play yet"),
+    ("ai.alert=false", "belongs to the Zone's hostiles and their A.I."),
+    ("hostiles.interleave=after_players", "belongs to the Zone's hostiles and their A.I."),
+    ("ai.human_controls_hostiles=true", "belongs to hot-seat play"),
+    ("stalls.extra_weapon_prices.rpg=1000", "belongs to the Stalls"),
+    ("trigger.once=false", "belongs to locations"),
+    ("salvage.row6.tl1.value=600", "belongs to salvage"),
+    ("promotion.missions=4", "belongs to the campaign"),
+    ("scen.g3.mobs=3", "belongs to the book's scenarios"),
+    ("scale.unit=cm", "belongs to the graphical client"),
+    ("weapons.powered=true", "belongs to the optional powered (hi-tech) weapons"),
+])
+def test_a_key_whose_feature_is_not_built_is_refused_naming_the_feature(option: str, feature: str) -> None:
+    with pytest.raises(SettingsError) as err:
+        Settings.from_options([option])
+    text = str(err.value)
+    assert feature in text and "leave it at its default" in text and "\n" not in text
+
+
+def test_every_unenforced_key_refuses_a_legal_alternative() -> None:
+    """Any key no module reads refuses every value but its default, with a message naming the key."""
+    for key, spec in house_specs().items():
+        if spec.enforced:
+            continue
+        if spec.type == "bool":
+            other: object = not spec.default
+        elif spec.type in ("int", "float", "int_or_null"):
+            other = spec.max if spec.default != spec.max else spec.min
+        elif spec.choices and spec.type == "str":
+            other = next((c for c in spec.choices if c != spec.default), None)
+        else:
+            other = []
+        if other is None or other == spec.default:
+            continue
+        with pytest.raises(SettingsError, match=re.escape(f"`{key}`")):
+            Settings({key: other})
+
+
+def test_an_unbuilt_value_of_an_enforced_key_is_refused() -> None:
+    """GAP-87 `climb.allow_end_mid_climb`=true is not built: refused, while the key itself is read."""
+    spec = house_specs()["climb.allow_end_mid_climb"]
+    assert spec.enforced and spec.unbuilt == (True,)
+    with pytest.raises(SettingsError, match="`climb.allow_end_mid_climb`=true belongs to models that stop part-way"):
+        Settings.from_options(["climb.allow_end_mid_climb=true"])
+
+
+def test_a_not_built_key_at_its_default_is_accepted() -> None:
+    """The default is what the engine plays (or inert): records and sweeps that spell it out still load."""
+    s = Settings({"anomaly.area": "LBT", "ai.alert": True, "scale.unit": "inch"})
+    assert s["anomaly.area"] == "LBT"
+
+
+def test_loaded_settings_and_scenarios_are_checked_too() -> None:
+    """A record, save or scenario carrying a refused value fails like --set does (the same Settings check)."""
+    from game.core.rules.context import settings_of
+    from game.core.rules.setup import new_game, scenario
+    from tests.enginekit import game, profile
+
+    st = game([("a1", "a", profile(), (5, 5))], settings={"anomaly.area": "reaction_radius"})
+    with pytest.raises(SettingsError, match="`anomaly.area` belongs to anomalies"):
+        settings_of(st)
+    with pytest.raises(SettingsError, match=r"scenario open-table-demo: setting 'alert.cost' = 0 is out of range"):
+        new_game(scenario("open-table-demo"), 1, settings={"alert.cost": 0})
+
+
+@pytest.mark.parametrize("text, words", [
+    ('["a.b"]\ndefault = 1\ntype = "int"\nrule = "GAP-1"\nenforced_by = "x"\ndoc = "x"\nmin = 2\nmax = 3\n',
+     ["bad.toml", "'a.b'", "out of range"]),
+    ('["a.b"]\ndefault = 1\ntype = "int"\nrule = "GAP-1"\nenforced_by = "x"\ndoc = "x"\nmin = 3\nmax = 2\n',
+     ["bad.toml", "'a.b'", "min 3 is greater than max 2"]),
+    ('["a.b"]\ndefault = "x"\ntype = "str"\nrule = "GAP-1"\nenforced_by = "x"\ndoc = "x"\nmin = 1\n',
+     ["bad.toml", "'a.b'", "only for numeric"]),
+    ('["a.b"]\ndefault = 1.0\ntype = "float"\nrule = "GAP-1"\nenforced_by = "x"\ndoc = "x"\nstep = 0\n',
+     ["bad.toml", "'a.b'", "'step' must be positive"]),
+    ('["a.b"]\ndefault = true\ntype = "bool"\nrule = "GAP-1"\nenforced_by = "x"\ndoc = "x"\nunbuilt = [false]\n',
+     ["bad.toml", "'a.b'", "unbuilt and unbuilt_by go together"]),
+    ('["a.b"]\ndefault = true\ntype = "bool"\nrule = "GAP-1"\nenforced_by = "x"\ndoc = "x"\nunbuilt = [true]\n'
+     'unbuilt_by = "later: client"\n', ["bad.toml", "'a.b'", "cannot be unbuilt"]),
+    ('["a.b"]\ndefault = true\ntype = "bool"\nrule = "GAP-1"\nenforced_by = "x"\ndoc = "x"\nchoices = [true]\n',
+     ["bad.toml", "'a.b'", "only for str and list"]),
+])
+def test_malformed_ranges_name_file_key_and_reason(text: str, words: list[str]) -> None:
+    with pytest.raises(SettingsError) as err:
+        parse_specs(text, "bad.toml")
+    for word in words:
+        assert word in str(err.value)
+
+
+@pytest.mark.parametrize("option, words", [
+    ("anomaly.area=reaction_radius", "`anomaly.area` belongs to anomalies, which this version does not play yet"),
+    ("move.difficult_mult=-1", "setting 'move.difficult_mult' = -1.0 is out of range: use 1 to 4"),
+])
+def test_demo_refuses_on_one_stderr_line_with_exit_2(option: str, words: str) -> None:
+    """`zona-alfa demo --set K=V`: a refused key or value is one stderr line naming it, exit 2 (as an unknown key)."""
+    import subprocess
+    import sys
+
+    env = {"SDL_VIDEODRIVER": "dummy", "PATH": "/usr/bin:/bin"}
+    r = subprocess.run([sys.executable, "-m", "game", "demo", "--seed", "3", "--set", option], cwd=REPO,
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 2 and not r.stdout
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], r.stderr
+
+
+# --- house.toml's enforced_by follows the code ---------------------------------------------------------
+
+def test_enforced_by_names_the_module_that_reads_each_key() -> None:
+    """`python -m game.tools.sync_enforced --check`: a key a module reads is labelled with that module, so
+    docs/settings.md (generated from house.toml) says which keys are enforced and where."""
+    from game.tools import sync_enforced
+
+    text = (REPO / "game" / "data" / "house.toml").read_text(encoding="utf-8")
+    _, changes = sync_enforced.sync(text, sync_enforced.readers())
+    assert not changes, "run: python -m game.tools.sync_enforced && python -m game.tools.gen_settings_doc\n" + \
+        "\n".join(f"{k}: {old} -> {new}" for k, old, new in changes)
