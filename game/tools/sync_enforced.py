@@ -1,7 +1,8 @@
 """Point each house setting's `enforced_by` at the module that reads it (`settings["key"]` literals).
 
 `python -m game.tools.sync_enforced` rewrites game/data/house.toml in place and prints what changed; keys no
-module reads keep the issue they name. Run `python -m game.tools.gen_settings_doc` afterwards.
+module reads keep the feature they wait for (and are refused at any value but their default). Run
+`python -m game.tools.gen_settings_doc` afterwards; `--check` only reports (a test runs it).
 """
 from __future__ import annotations
 
@@ -54,12 +55,20 @@ def sync(text: str, reads: dict[str, list[str]]) -> tuple[str, list[tuple[str, s
     return re.sub(r'^\["([^"]+)"\](.*?)(?=^\["|\Z)', fix, text, flags=re.S | re.M), changes
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Rewrite house.toml (or with --check only report, exit 1 on any difference); exit 1 when a module-labelled
+    key has no reader left (relabel it by hand with the feature it waits for)."""
+    args = sys.argv[1:] if argv is None else argv
+    check = "--check" in args
     path = ROOT / "game" / "data" / "house.toml"
     new, changes = sync(path.read_text(encoding="utf-8"), readers())
-    path.write_text(new, encoding="utf-8")
+    if not check:
+        path.write_text(new, encoding="utf-8")
     for key, old, mod in changes:
         print(f"{key}: {old} -> {mod}")
+    if check and changes:
+        print("house.toml is out of step with the code: run python -m game.tools.sync_enforced", file=sys.stderr)
+        return 1
     return 1 if any(mod == "(no reader left)" for _, _, mod in changes) else 0
 
 

@@ -443,3 +443,4 @@ def test_enforced_by_names_the_module_that_reads_each_key() -> None:
     _, changes = sync_enforced.sync(text, sync_enforced.readers())
     assert not changes, "run: python -m game.tools.sync_enforced && python -m game.tools.gen_settings_doc\n" + \
         "\n".join(f"{k}: {old} -> {new}" for k, old, new in changes)
+    assert sync_enforced.main(["--check"]) == 0
