@@ -102,6 +102,7 @@ class ModelState:
     scars: list[str] = field(default_factory=list)  # Battle Scars (POST-8.5.SCARS-TABLE)
     kicked: bool = False  # the +2 first-round bonus vs its current Pins is used (GAP-80)
     ooa_round: int = 0  # the round that put it Out of Action (COMBAT-4.4.PERMA-DEAD)
+    ooa_beyond_kits: bool = False  # put Out of Action by three or more Wounds in one round: no Med-Kit helps (GAP-92)
 
     @property
     def in_play(self) -> bool:
@@ -178,6 +179,7 @@ class ActivationState:
     last_action: str = ""
     extra_unit: str | None = None  # a crit extra action owed right after an ordered action (GAP-12)
     extra_left: int = 0
+    ordered_aim: str | None = None  # the Order recipient whose ordered Aim is pending (CORE-3.3.AIM, GAP-37)
 
 
 @dataclass(slots=True)

@@ -9,14 +9,19 @@ from game.core.state import ModelState
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
 
+
 def check_aim(ctx: Ctx, a: Aim, m: ModelState, context: str) -> int:
     return 1
 
 
 def do_aim(ctx: Ctx, a: Aim, m: ModelState, context: str) -> int:
+    """CORE-3.3.AIM: pending for the model's next action; an ordered Aim for the recipient's next ordered action
+    (GAP-37: a transferred pair, Aim then attack). A held Alert Aim pays off on nothing (GAP-17)."""
     act = ctx.state.activation
-    if act is not None and act.unit == a.unit:
+    if act is not None and context == "own" and act.unit == a.unit:
         act.aim = True
+    elif act is not None and context == "ordered":
+        act.ordered_aim = a.unit
     ctx.emit("aim", ("CORE-3.3.AIM",), unit=a.unit, note="lost unless an attack follows at once")
     return 1
 

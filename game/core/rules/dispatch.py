@@ -68,10 +68,12 @@ TABLE: dict[type, tuple[Check, Do]] = {
     FlameAttack: (blasts.check_flame, blasts.do_flame),
 }
 
+
 def check(ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
     """Raise IllegalAction if `actor` may not take `action` now; return its cost in actions.
 
-    context: "own" (its activation), "alert" (a held action, TURN-7), "ordered" (SKILL-6.1.LEADER-ORDER).
+    context: "own" (its activation), "alert" (a held action, TURN-7; an Order held so, and its recipient's action),
+    "ordered" (SKILL-6.1.LEADER-ORDER), "window" (a free self Med-Kit at a TURN-7 window, COMBAT-4.4.MEDKIT-DELAY).
     """
     st = ctx.state
     unit = st.units[actor]
@@ -131,6 +133,9 @@ def do(ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
     m = sole_model(ctx, actor)
     act = ctx.state.activation
     spent = TABLE[type(action)][1](ctx, action, m, context)
+    keeps = Order if context == "own" else Aim if context == "ordered" else None
+    if act is not None and spent and keeps is not None and not isinstance(action, keeps):
+        act.ordered_aim = None  # CORE-3.3.AIM/GAP-37: an ordered Aim is lost unless the next action is the attack
     if context == "own" and act is not None and act.unit == actor:
         if not isinstance(action, Aim) and spent and ctx.settings["aim.expires"] == "next_action":
             act.aim = False  # CORE-3.3.AIM: any other action loses the Aim (free acts are not actions)

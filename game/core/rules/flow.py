@@ -2,7 +2,9 @@
 after a decision, the end of a turn and of the mission. What a decision in each phase does is in phases.py."""
 from __future__ import annotations
 
+from game.core.actions import IllegalAction, UseItem
 from game.core.rules.context import Ctx
+from game.core.rules.dispatch import check as check_unit_action
 from game.core.rules.dispatch import run_continuations
 from game.core.rules.turnrolls import crew_sides, roll_initiative
 from game.core.state import ActivationState, GameState, InterruptWindow, Phase, SideKind
@@ -112,16 +114,48 @@ def end_activation(ctx: Ctx) -> None:
     next_in_cycle(ctx)
 
 
-def _alert_sides(st: GameState, acting_unit: str) -> list[str]:
-    """TURN-7: the sides that are opponents of the acting unit and hold an Alert unit in play, in initiative
-    order. Hostile forces oppose every crew but never each other (GAP-114)."""
+def window_kits(ctx: Ctx, side_id: str) -> list[str]:
+    """COMBAT-4.4.MEDKIT-DELAY (`medkit.self_window`=any_time): the units of a side whose model may treat its
+    own delayed Wound now, as a free act at a TURN-7 window: a multi-wound model in play with an untreated Wound and a
+    Med-Kit, free to use it (Pins, prone, Engaged). Hostiles and `ai` sides decide at the Wound (AI-D.11), so none."""
+    st = ctx.state
+    side = st.side(side_id)
+    if ctx.settings["medkit.self_window"] != "any_time" or side.kind is SideKind.HOSTILE or side.controller == "ai":
+        return []
+    out = []
+    for u in st.units.values():
+        if u.side != side_id or not st.unit_in_play(u.id):
+            continue
+        m = next(x for x in st.unit_models(u.id) if x.in_play)
+        if m.profile.wounds <= 1 or m.wounds_taken <= 0 or "medkit" not in m.items:
+            continue
+        try:
+            check_unit_action(ctx, UseItem(u.id, "medkit"), actor=u.id, context="window")
+        except IllegalAction:
+            continue
+        out.append(u.id)
+    return out
+
+
+def _may_interrupt(ctx: Ctx, side_id: str) -> bool:
+    """TURN-7: the side holds an Alert unit in play, or a unit that may use its own Med-Kit at the window."""
+    st = ctx.state
+    return (any(u.alert and u.side == side_id and st.unit_in_play(u.id) for u in st.units.values())
+            or bool(window_kits(ctx, side_id)))
+
+
+def _window_sides(ctx: Ctx, acting_unit: str) -> list[str]:
+    """TURN-7: the sides that are opponents of the acting unit and may act at its window (an Alert unit in play, or
+    a delayed self Med-Kit, COMBAT-4.4.MEDKIT-DELAY), in initiative order. Hostile forces oppose every crew but never
+    each other (GAP-114)."""
+    st = ctx.state
     acting_side = st.units[acting_unit].side
     acting_hostile = st.side(acting_side).kind is SideKind.HOSTILE
     sides = []
     for side_id in st.order:
         if side_id == acting_side or (acting_hostile and st.side(side_id).kind is SideKind.HOSTILE):
             continue
-        if any(u.alert and u.side == side_id and st.unit_in_play(u.id) for u in st.units.values()):
+        if _may_interrupt(ctx, side_id):
             sides.append(side_id)
     return sides
 
@@ -129,23 +163,26 @@ def _alert_sides(st: GameState, acting_unit: str) -> list[str]:
 def open_window(ctx: Ctx, acting_unit: str, *, resume: str) -> bool:
     """TURN-7: a window before the first action and after each action of an opposing unit."""
     st = ctx.state
-    sides = _alert_sides(st, acting_unit)
+    sides = _window_sides(ctx, acting_unit)
     if not sides:
         return False
     st.interrupt = InterruptWindow(acting_unit=acting_unit, sides=sides, resume=resume)
     st.phase = Phase.INTERRUPT
     st.deciding = sides[0]
-    ctx.emit("interrupt_window", ("TURN-7", "CORE-3.3.ALERT"), acting_unit=acting_unit, sides=list(sides))
+    kits = [k for s in sides for k in window_kits(ctx, s)]
+    more = {"medkits": kits} if kits else {}
+    ctx.emit("interrupt_window", ("TURN-7", "CORE-3.3.ALERT") + (("COMBAT-4.4.MEDKIT-DELAY",) if kits else ()),
+             acting_unit=acting_unit, sides=list(sides), **more)
     return True
 
 
 def refresh_window(ctx: Ctx) -> None:
-    """After an interrupt the same side may use another Alert unit; else ask the next side."""
+    """After an interrupt the same side may use another Alert unit or Med-Kit; else ask the next side."""
     st = ctx.state
     win = st.interrupt
     assert win is not None
     side = win.sides[0]
-    if win.extra_left > 0 or any(u.alert and u.side == side and st.unit_in_play(u.id) for u in st.units.values()):
+    if win.extra_left > 0 or _may_interrupt(ctx, side):
         st.phase = Phase.INTERRUPT
         st.deciding = side
         return
@@ -157,8 +194,7 @@ def close_window_side(ctx: Ctx) -> None:
     win = st.interrupt
     assert win is not None
     win.sides.pop(0)
-    while win.sides and not any(u.alert and u.side == win.sides[0] and st.unit_in_play(u.id)
-                                for u in st.units.values()):
+    while win.sides and not _may_interrupt(ctx, win.sides[0]):
         win.sides.pop(0)
     if win.sides:
         st.phase = Phase.INTERRUPT

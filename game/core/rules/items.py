@@ -11,7 +11,12 @@ from game.core.state import ModelState
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
 
+
 def check_use_item(ctx: Ctx, a: UseItem, m: ModelState, context: str) -> int:
+    """Electric Juice (GAP-31); a Med-Kit on oneself, free, for a multi-wound model's delayed Wound
+    (COMBAT-4.4.MEDKIT-DELAY); or on an ally in base contact for `medkit.ally_cost`, an Out of Action one included
+    (COMBAT-4.4.MEDKIT-ALLY, COMBAT-4.4.MEDKIT-OOA), refused before the kit is spent where GAP-32/GAP-92 forbid it:
+    a Dead model, or one put Out of Action by three or more Wounds in one round."""
     st = ctx.state
     if a.item == "electric_juice":
         act = st.activation
@@ -34,7 +39,10 @@ def check_use_item(ctx: Ctx, a: UseItem, m: ModelState, context: str) -> int:
     if patient is None or patient.side != m.side:
         raise IllegalAction(f"{a.target!r} is not a model of {m.side}", "COMBAT-4.4.MEDKIT-ALLY")
     if patient.dead or not patient.deployed:
-        raise IllegalAction(f"{a.target} is beyond help", "GAP-32")
+        raise IllegalAction(f"{a.target} is dead: Dead models cannot be helped", "GAP-32")
+    if patient.ooa and patient.ooa_beyond_kits:
+        raise IllegalAction(f"{a.target} took three or more Wounds in one round: Out of Action whatever the kits",
+                            "GAP-92")
     if patient.wounds_taken == 0 and not patient.ooa:
         raise IllegalAction(f"{a.target} has no Wound", "COMBAT-4.4.MEDKIT-ALLY")
     tol = ctx.settings["geo.contact_tol"]
@@ -60,9 +68,13 @@ def do_use_item(ctx: Ctx, a: UseItem, m: ModelState, context: str) -> int:
     if patient.ooa and not ctx.settings["medkit.ooa_revive_returns"]:
         patient.wounds_taken = 0
         m.items.remove("medkit")
-        ctx.emit("medkit", ("COMBAT-4.4.MEDKIT-OOA", "GAP-32"), patient=target, applier=m.id, revived=False,
+        ctx.emit("medkit", ("COMBAT-4.4.MEDKIT-ALLY", "COMBAT-4.4.MEDKIT-OOA", "GAP-32"), patient=target,
+                 applier=m.id, revived=False,
                  note="healed but stays out of this mission (`medkit.ooa_revive_returns`=false)")
         return int(ctx.settings["medkit.ally_cost"])
-    dress_wound(ctx, target, m.id)
+    # A self-kit taken as a UseItem is a delayed one (the kit at the Wound is the MEDKIT decision): in the model's
+    # own activation, or at a TURN-7 window of an enemy's (`medkit.self_window`=any_time).
+    delayed = ("COMBAT-4.4.MEDKIT-DELAY",) + (("TURN-7",) if context == "window" else ()) if target == m.id else ()
+    dress_wound(ctx, target, m.id, rules=delayed)
     settle_wounds(ctx, target)
     return 0 if target == m.id else int(ctx.settings["medkit.ally_cost"])

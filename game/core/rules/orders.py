@@ -14,10 +14,21 @@ if TYPE_CHECKING:
 ORDER_RANGE = 12.0  # GEO-22: Order recipient within 12"
 
 
+def nested_context(context: str) -> str:
+    """The context of the recipient's action: "ordered" in the Leader's activation; "alert" when the Order is the
+    Leader's held Alert action (CORE-3.3.ALERT: one action, its crit extra action taken right after, GAP-12)."""
+    return "alert" if context == "alert" else "ordered"
+
+
 def check_order(ctx: Ctx, a: Order, m: ModelState, context: str) -> int:
+    """SKILL-6.1.LEADER-ORDER / GAP-37: the Leader transfers his actions to another crew model within 12" and in
+    his LOS, 1 Leader action per transferred action, so the Order costs what the ordered action costs (an Alert or
+    an Unload is a transferred pair; Aim then the attack are two consecutive Orders to the same recipient). Given
+    in the Leader's own activation, or as his held Alert action (CORE-3.3.ALERT: "any action"; then one action)."""
     st = ctx.state
-    if context != "own":
-        raise IllegalAction("Orders are given in the Leader's own activation", "SKILL-6.1.LEADER-ORDER")
+    if context not in ("own", "alert"):
+        raise IllegalAction("Orders are given in the Leader's own activation or as his held Alert action",
+                            "SKILL-6.1.LEADER-ORDER")
     if not m.profile.leader:
         raise IllegalAction(f"{m.id} is not a Leader", "SKILL-6.1.LEADER-ORDER")
     rec_unit = st.units.get(a.recipient)
@@ -34,12 +45,16 @@ def check_order(ctx: Ctx, a: Order, m: ModelState, context: str) -> int:
         raise IllegalAction(f"the Leader has no line of sight to {a.recipient}", "GEO-22")
     if rec_unit.pins > 0 and not isinstance(a.action, Rally):
         raise IllegalAction(f"{a.recipient} is Pinned and may only be ordered to Rally", "GAP-37")
-    return ctx.check_action(a.action, actor=a.recipient, context="ordered")  # 1 Leader action per action (GAP-37)
+    # 1 Leader action per transferred action (GAP-37)
+    return ctx.check_action(a.action, actor=a.recipient, context=nested_context(context))
 
 
 def do_order(ctx: Ctx, a: Order, m: ModelState, context: str) -> int:
-    cost = ctx.check_action(a.action, actor=a.recipient, context="ordered")  # the Leader pays what the action costs
-    ctx.emit("order", ("SKILL-6.1.LEADER-ORDER", "GAP-37"), leader=a.unit, recipient=a.recipient,
-             action=type(a.action).__name__, leader_actions=cost)
-    ctx.resolve(a.action, actor=a.recipient, context="ordered")
+    """The recipient performs the ordered action at once, fully resolved before the Leader goes on."""
+    inner = nested_context(context)
+    cost = ctx.check_action(a.action, actor=a.recipient, context=inner)  # the Leader pays what the action costs
+    held = {"held": True} if context == "alert" else {}
+    ctx.emit("order", ("SKILL-6.1.LEADER-ORDER", "GAP-37") + (("CORE-3.3.ALERT",) if held else ()), leader=a.unit,
+             recipient=a.recipient, action=type(a.action).__name__, leader_actions=cost, **held)
+    ctx.resolve(a.action, actor=a.recipient, context=inner)
     return cost

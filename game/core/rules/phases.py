@@ -31,6 +31,7 @@ from game.core.rules.flow import (
     remaining,
     resume,
     start_turn,
+    window_kits,
 )
 from game.core.rules.melee import check_parry
 from game.core.rules.wounds import dress_wound, medkits, settle_wounds
@@ -181,9 +182,11 @@ def _on_action(ctx: Ctx, action: Action) -> None:
     after_action(ctx, window=spent > 0)
 
 
-def check_interrupt(ctx: Ctx, action: Interrupt) -> bool:
-    """TURN-7 / GAP-17: the held action is one action of the Alert unit of the side being asked (or the
-    crit extra action owed to it, GAP-12). Returns True when it is that extra action."""
+def check_interrupt(ctx: Ctx, action: Interrupt) -> str:
+    """TURN-7 / GAP-17: the held action is one action of the Alert unit of the side being asked, any action
+    (CORE-3.3.ALERT; an Order too, SKILL-6.1.LEADER-ORDER), or the crit extra action owed to it (GAP-12); with
+    `medkit.self_window`=any_time a multi-wound model may instead treat its own delayed Wound, free, keeping any
+    Alert (COMBAT-4.4.MEDKIT-DELAY). Returns what it is: "alert", "extra" or "kit"."""
     st = ctx.state
     win = st.interrupt
     assert win is not None
@@ -193,17 +196,22 @@ def check_interrupt(ctx: Ctx, action: Interrupt) -> bool:
     extra = win.extra_left > 0
     if extra and action.unit != win.extra_unit:
         raise IllegalAction(f"{win.extra_unit} must first take (or forgo) its extra action", "GAP-12")
-    if not unit.alert and not extra:
-        raise IllegalAction(f"{action.unit} holds no Alert action", "CORE-3.3.ALERT")
     inner = action.action
     if getattr(inner, "unit", None) != action.unit:
         raise IllegalAction("the held action must be taken by the Alert unit itself", "CORE-3.3.ALERT")
+    own = next((m.id for m in st.unit_models(unit.id) if m.in_play), None)
+    self_kit = isinstance(inner, UseItem) and inner.item == "medkit" and inner.target in (None, own)
+    if not extra and self_kit and action.unit in window_kits(ctx, unit.side):
+        dispatch.check(ctx, inner, actor=action.unit, context="window")
+        return "kit"
+    if not unit.alert and not extra:
+        raise IllegalAction(f"{action.unit} holds no Alert action", "CORE-3.3.ALERT")
     if isinstance(inner, UseItem) and inner.item == "electric_juice":
         raise IllegalAction("Electric Juice cannot be used with a held Alert action", "GAP-17")
     cost = dispatch.check(ctx, inner, actor=action.unit, context="alert")
     if cost > 1:
         raise IllegalAction(f"the held action is one action; {type(inner).__name__} costs {cost}", "GAP-17")
-    return extra
+    return "extra" if extra else "alert"
 
 
 def _on_interrupt(ctx: Ctx, action: Action) -> None:
@@ -224,10 +232,17 @@ def _on_interrupt(ctx: Ctx, action: Action) -> None:
         close_window_side(ctx)
         return
     assert isinstance(action, Interrupt)
-    extra = check_interrupt(ctx, action)
+    kind = check_interrupt(ctx, action)
     unit = st.units[action.unit]
     inner = action.action
-    if extra:
+    if kind == "kit":
+        # COMBAT-4.4.MEDKIT-DELAY: a free act, not the held action; the same side may still act at this window.
+        dispatch.do(ctx, inner, actor=action.unit, context="window")
+        if check_early_end(ctx):
+            return
+        refresh_window(ctx)
+        return
+    if kind == "extra":
         win.extra_left -= 1
         if win.extra_left == 0:
             win.extra_unit = None

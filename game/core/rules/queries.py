@@ -85,15 +85,18 @@ def engaged(ctx: Ctx, m: ModelState) -> bool:
 
 
 def leader_bonus(ctx: Ctx, m: ModelState) -> tuple[Modifier, ...]:
-    """SKILL-6.1.LEADER (`leader.bonus_applies`, `leader.self_bonus`): +1 to Will-based rolls of allies
-    in the Leader's LOS, any range."""
+    """SKILL-6.1.LEADER / GAP-36 (`leader.bonus_applies`, `leader.self_bonus`): +1 to Will-based rolls of allies
+    in the Leader's LOS, any range; `leader.bonus_needs_los`=false: at any range without LOS."""
     if ctx.settings["leader.bonus_applies"] != "all_will_based_rolls":
         return ()
+    needs_los = ctx.settings["leader.bonus_needs_los"]
     for other in ctx.state.models.values():
         if not other.in_play or other.side != m.side or not other.profile.leader:
             continue
         if other.id == m.id and not ctx.settings["leader.self_bonus"]:
             continue
+        if not needs_los:
+            return (Modifier("Leader", 1, "SKILL-6.1.LEADER"),)
         if other.id == m.id or can_see(ctx, other, m):
             return (Modifier("Leader in LOS", 1, "SKILL-6.1.LEADER"),)
     return ()
@@ -105,5 +108,12 @@ def in_task_contact(ctx: Ctx, m: ModelState, task: TaskState) -> bool:
 
 
 def aim_pending(ctx: Ctx, m: ModelState, context: str) -> bool:
+    """CORE-3.3.AIM: an Aim pays off on the attack that immediately follows it: in the model's own activation, or
+    when a Leader's consecutive Orders hand the same recipient an Aim then the attack (a transferred pair, GAP-37).
+    A held Alert action is a single action and never follows an Aim (GAP-17)."""
     act = ctx.state.activation
-    return bool(context == "own" and act is not None and act.unit == m.unit and act.aim)
+    if act is None:
+        return False
+    if context == "own":
+        return act.unit == m.unit and act.aim
+    return context == "ordered" and act.ordered_aim == m.unit

@@ -60,6 +60,7 @@ def inflict_wounds(ctx: Ctx, model_id: str, n: int, round_id: int) -> None:
              wounds_max=m.profile.wounds, round=round_id)
     _task_reset_on_wound(ctx, model_id)
     if n >= 3:
+        m.ooa_beyond_kits = True  # GAP-32/GAP-92: no kit, own or an ally's, brings it back
         go_out_of_action(ctx, model_id, reason="three or more Wounds in one round", round_id=round_id)
         return
     if medkits(m) and min(n, 2) > 0:
@@ -105,8 +106,13 @@ def go_out_of_action(ctx: Ctx, model_id: str, *, reason: str, round_id: int = 0)
     _task_reset_on_wound(ctx, model_id)
 
 
-def dress_wound(ctx: Ctx, patient_id: str, applier_id: str) -> None:
-    """One Med-Kit removes one Wound for 2 Pinned counters, 1 if the applier is a Bone Doc (TV-27)."""
+def dress_wound(ctx: Ctx, patient_id: str, applier_id: str, *, rules: tuple[str, ...] = ()) -> None:
+    """One Med-Kit removes one Wound for 2 Pinned counters, 1 if the applier is a Bone Doc (TV-27).
+
+    On oneself it is COMBAT-4.4.MEDKIT-SELF; on an ally COMBAT-4.4.MEDKIT-ALLY. An ally's kit on an Out of
+    Action model revives it (COMBAT-4.4.MEDKIT-OOA, GAP-32 `medkit.ooa_revive_returns`=true): it returns to play
+    with exactly the kit's Pins (GAP-33), keeping at most one Wound fewer than its total, since Wounds past the
+    total count for nothing once it is Out of Action (GAP-92). `rules` adds the IDs of when it was used."""
     st = ctx.state
     patient = st.models[patient_id]
     applier = st.models[applier_id]
@@ -114,14 +120,17 @@ def dress_wound(ctx: Ctx, patient_id: str, applier_id: str) -> None:
     revived = patient.ooa
     patient.wounds_taken = max(0, patient.wounds_taken - 1)
     if revived:
+        patient.wounds_taken = min(patient.wounds_taken, patient.profile.wounds - 1)
         patient.ooa = False
     bone_doc = applier.profile.has("bone_doc")
     pins = ctx.settings["medkit.pins_bone_doc"] if bone_doc else ctx.settings["medkit.pins"]
-    ctx.emit("medkit", ("COMBAT-4.4.MEDKIT-SELF" if patient_id == applier_id else "COMBAT-4.4.MEDKIT-ALLY",
-                        "SKILL-6.1.BONE-DOC" if bone_doc else "EQUIP-6.2.MEDKIT"),
+    how: tuple[str, ...] = ("COMBAT-4.4.MEDKIT-SELF",) if patient_id == applier_id else ("COMBAT-4.4.MEDKIT-ALLY",)
+    if revived:
+        how += ("COMBAT-4.4.MEDKIT-OOA", "GAP-32", "GAP-33")
+    ctx.emit("medkit", how + rules + ("SKILL-6.1.BONE-DOC" if bone_doc else "EQUIP-6.2.MEDKIT",),
              patient=patient_id, applier=applier_id, wounds_taken=patient.wounds_taken, revived=revived,
              pins=pins)
-    add_pins(ctx, patient.unit, pins, reason="Med-Kit", rules=("COMBAT-4.4.MEDKIT-SELF",))
+    add_pins(ctx, patient.unit, pins, reason="Med-Kit", rules=how[:1])
 
 
 def _task_reset_on_wound(ctx: Ctx, model_id: str) -> None:
