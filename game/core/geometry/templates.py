@@ -10,7 +10,7 @@ from game.core.geometry.crossing import TOL
 from game.core.geometry.distance import segment_point_distance
 from game.core.geometry.sight.los import FAST, SightBackend
 from game.core.geometry.sight.world import world_of
-from game.core.settings import Settings
+from game.core.settings import Settings, SettingsError
 from game.core.tolerance import EPS
 
 FLAME_END_CENTRE = 6.5  # GEO-15: end circle centre on the axis, 6.5" from the tip
@@ -51,6 +51,7 @@ class ModelCoverage:
     soft_cover_between: tuple[int, ...]
     reason: str
     rule: str = "GEO-16"
+    soft_cover_contact: tuple[int, ...] = ()  # soft pieces between that the base touches (GEO-6): GAP-75's Will cover
 
     @property
     def affected(self) -> bool:
@@ -138,6 +139,19 @@ def _soft(piece: TerrainPiece, zo: float, zm: float) -> bool:
     return (piece.cover is Cover.SOFT or piece.area is Area.WOODS) and piece.top_z > min(zo, zm) + TOL
 
 
+FLAME_BLOCKERS = ("blocks_los", "obstruction", "soft", "hard", "hardened")  # what `flame.blocked_by` may name
+
+
+def flame_blockers(settings: Settings) -> tuple[str, ...]:
+    """GAP-73 `flame.blocked_by`: the terrain that shields a model from the flame (LOS-blocking pieces and/or
+    cover classes); any other entry is refused rather than silently ignored."""
+    kinds = tuple(settings["flame.blocked_by"])
+    unknown = [k for k in kinds if k not in FLAME_BLOCKERS]
+    if unknown:
+        raise SettingsError(f"setting 'flame.blocked_by' = {list(kinds)}: {unknown} not among {list(FLAME_BLOCKERS)}")
+    return kinds
+
+
 def template_coverage(bf: Battlefield, scene: Scene, kind: TemplateKind | str, origin: Point2 | Point3 | None, *,
                       angle: float | None = None, attacker_id: str | None = None, settings: Settings | None = None,
                       backend: SightBackend | None = None) -> TemplateFact:
@@ -148,7 +162,8 @@ def template_coverage(bf: Battlefield, scene: Scene, kind: TemplateKind | str, o
     is given); the attacker itself is never affected (GAP-73). For each touched model the 2D segment
     origin -> model centre is tested: a crossed blocking piece whose top is above both ends, or a crossed
     hard/hardened piece, shields it (`flame.blocked_by` for the flame); else a crossed soft piece or woods
-    gives it soft cover (+2 save, applied by the combat engine); else it is affected normally.
+    gives it soft cover (+2 save, applied by the combat engine); else it is affected normally. The soft pieces
+    between that the base also touches (within `geo.contact_tol`) are listed for GAP-75's Will cover.
     """
     settings = settings or Settings.defaults()
     backend = backend or FAST
@@ -164,7 +179,7 @@ def template_coverage(bf: Battlefield, scene: Scene, kind: TemplateKind | str, o
         tip, axis = flame_frame(attacker, angle)
         o3: Point3 = (tip[0], tip[1], attacker.z)
         outline = flame_outline(tip, axis)
-        kinds = tuple(settings["flame.blocked_by"])
+        kinds = flame_blockers(settings)
     else:
         if origin is None:
             raise ValueError(f"template_coverage: a {kind.value} template needs its centre point")
@@ -172,6 +187,7 @@ def template_coverage(bf: Battlefield, scene: Scene, kind: TemplateKind | str, o
         outline = circle_outline(o3[:2], kind.radius)
         kinds = ("blocks_los", "hard", "hardened")
     world = world_of(bf)
+    tol = float(settings["geo.contact_tol"])
     models = []
     for b in scene.bases:
         if kind is TemplateKind.FLAME:
@@ -182,9 +198,14 @@ def template_coverage(bf: Battlefield, scene: Scene, kind: TemplateKind | str, o
             gap = math.hypot(b.x - o3[0], b.y - o3[1]) - kind.radius - b.radius
         if gap > EPS:
             continue
-        crossed = [world.pieces[p] for p in backend.crossed(world, o3[:2], b.centre)]
-        shield = tuple(int(p.id) for p in crossed if _shields(p, o3[2], b.z, kinds))
-        soft = tuple(int(p.id) for p in crossed if not _shields(p, o3[2], b.z, kinds) and _soft(p, o3[2], b.z))
+        crossed = [(i, world.pieces[i]) for i in backend.crossed(world, o3[:2], b.centre)]
+        shield = tuple(int(p.id) for _, p in crossed if _shields(p, o3[2], b.z, kinds))
+        soft_idx = [i for i, p in crossed if not _shields(p, o3[2], b.z, kinds) and _soft(p, o3[2], b.z)]
+        soft = tuple(int(world.pieces[i].id) for i in soft_idx)
+        contact: tuple[int, ...] = ()
+        if soft_idx and not shield:
+            touching = {i for i, _ in backend.contacts(world, b.x, b.y, b.radius, tol)}
+            contact = tuple(int(world.pieces[i].id) for i in soft_idx if i in touching)
         if shield:
             effect = TemplateEffect.SHIELDED
             why = f"GEO-16: shielded by pieces {list(shield)} between it and the origin"
@@ -193,6 +214,7 @@ def template_coverage(bf: Battlefield, scene: Scene, kind: TemplateKind | str, o
         else:
             effect, why = TemplateEffect.AFFECTED, "GEO-16: nothing between it and the origin"
         touch = "under the template" if gap < -EPS else "touching the template's edge"
-        models.append(ModelCoverage(b.id, b.side, max(0.0, gap), True, effect, shield, soft, f"{touch}; {why}"))
+        models.append(ModelCoverage(b.id, b.side, max(0.0, gap), True, effect, shield, soft, f"{touch}; {why}",
+                                    soft_cover_contact=contact))
     return TemplateFact(kind, o3, angle if kind is TemplateKind.FLAME else None, outline, tuple(models),
                         attacker.id if attacker else None)

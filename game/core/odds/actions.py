@@ -9,7 +9,7 @@ from game.core.odds.melee import melee_odds
 from game.core.odds.ranged import RangedOdds, ranged_round
 from game.core.odds.templates import template_odds
 from game.core.rules.attack import lead_model, numbers, pooled_fp, situation, unit_target, weapon_and_profile
-from game.core.rules.queries import catalog_of, contacts_of, sole_model
+from game.core.rules.queries import catalog_of, contacts_of, leader_bonus, sole_model
 from game.core.state import GameState
 
 
@@ -31,7 +31,8 @@ def ranged_odds(state: GameState, act: RangedAttack, *, context: str = "own") ->
     k = 1
     if into_melee and not aim and ctx.settings["melee.fire_into"] == "random_per_hit":
         k = 1 + len(crowd)
-    return ranged_round(m.id, t.id, nums, unit_facts(ctx, t, m), s, catalog=catalog_of(ctx), share_k=k)
+    return ranged_round(m.id, t.id, nums, unit_facts(ctx, t, m), s, catalog=catalog_of(ctx), share_k=k,
+                        leader_of=lambda x: bool(leader_bonus(ctx, x)))
 
 
 def attack_odds(state: GameState, action: Any, *, context: str = "own") -> Any:

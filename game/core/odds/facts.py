@@ -13,11 +13,14 @@ def odds_ctx(state: GameState) -> Ctx:
 
 
 def unit_facts(ctx: Ctx, m: ModelState, attacker: ModelState | None = None) -> UnitFacts:
-    """The unit of `m` in the resolver's wound order (game.core.rules.attack.casualty_order, GAP-77), its Pins, and
-    whether an
-    `ai` side uses Med-Kits (AI-D.11)."""
+    """The unit of `m` as the resolver sees it: every model in the wound order (game.core.rules.attack.casualty_order,
+    GAP-77, those already Out of Action included: Wounds pass over them and they count as models lost), `m` as the
+    hit model, the unit's own order for who takes the Will check when `m` is down, its Pins, and whether an `ai`
+    side uses Med-Kits (AI-D.11)."""
     st = ctx.state
     unit = st.units[m.unit]
     order = casualty_order(st, m, attacker)
+    index = {o.id: i for i, o in enumerate(order)}
     ai = st.side(m.side).controller == "ai"
-    return UnitFacts(tuple(order), ai, ctx.settings, unit.pins)
+    return UnitFacts(tuple(order), ai, ctx.settings, unit.pins, hit=index[m.id],
+                     check_order=tuple(index[x] for x in unit.models))

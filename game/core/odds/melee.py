@@ -131,7 +131,7 @@ def melee_round(a_unit: UnitFacts, d_unit: UnitFacts, a_nums: tuple[AttackNumber
                 for d_branch, wdb in _saves(d_unit, d_snap, a_left, a_first.save.value, a_first.save_dice, g_d, a_max,
                                             cache):
                     d_after, d_wounds, d_scrit = d_branch
-                    a_in = not a_snap[1][0]
+                    a_in = not a_snap[1][a_unit.hit]
                     n_a = d_left if a_in else 0
                     for a_branch, wab in _saves(a_unit, a_snap, n_a, d_nums.save.value, d_nums.save_dice, g_a, d_max,
                                                 cache):
@@ -143,8 +143,8 @@ def melee_round(a_unit: UnitFacts, d_unit: UnitFacts, a_nums: tuple[AttackNumber
                         add("left", (a_left, d_left), w)
                         add("wd", d_wounds, w)
                         add("wa", a_wounds, w)
-                        add("dooa", d_after[1][0], w)
-                        add("aooa", a_after[1][0], w)
+                        add("dooa", d_after[1][d_unit.hit], w)
+                        add("aooa", a_after[1][a_unit.hit], w)
                         add("apins", a_after[4] - a0[4], w)
                         add("dpins", d_after[4] - d0[4], w)
                         add("dsc", d_scrit, w)
@@ -152,20 +152,20 @@ def melee_round(a_unit: UnitFacts, d_unit: UnitFacts, a_nums: tuple[AttackNumber
         outcomes[pol] = MeleeOutcome(pol, *(Dist(acc.get(x, {}), denom) for x in
                                             ("ah", "dh", "k", "left", "wd", "wa", "dooa", "aooa", "apins", "dpins",
                                              "dsc", "asc")))
-    return MeleeOdds(a_unit.models[0].id, d_unit.models[0].id, a_nums, d_nums, Dist(a_crit, a_den),
+    return MeleeOdds(a_unit.models[a_unit.hit].id, d_unit.models[d_unit.hit].id, a_nums, d_nums, Dist(a_crit, a_den),
                      Dist(d_crit, d_pool.denom), p_a, p_b, outcomes)
 
 
 def _saves(u: UnitFacts, snap: Snap, hits: int, tn: int, group: int, g: int, nmax: int,
            cache: dict) -> list[tuple[tuple[Snap, int, str], int]]:
     """combat.take_hits without the Will check (melee): (snapshot, wounds, save crit) with weights over g**nmax."""
-    if hits <= 0 or snap[1][0]:
+    if hits <= 0 or snap[1][u.hit]:
         return [((snap, 0, "no_roll"), g ** nmax)]
     out = []
     scale = g ** (nmax - hits)
     for d, c, w in pool_dist(hits, tn, group=group, settings=u.settings, cache=cache).outcomes:
         s2 = add_pins(u, snap, 1) if c is Crit.FAILURE else snap
-        s2 = inflict_on_unit(u, s2, 0, hits - d)
+        s2 = inflict_on_unit(u, s2, u.hit, hits - d)
         out.append(((s2, hits - d, c.value), w * scale))
     return out
 

@@ -99,15 +99,16 @@ class RangedOdds:
 
 def defender_round(u: UnitFacts, hits: dict[int, int], hits_denom: int, *, save_tn: int, save_group: int,
                    ranged: bool, will_tn_of: Callable[[ModelState, int], TargetNumber | None] | None,
-                   first: int = 0, cache: dict | None = None) -> RoundOdds:
+                   first: int | None = None, cache: dict | None = None) -> RoundOdds:
     """Saves for h hits in one roll, Critical Failure Pin, Wounds first, then one Will check for the round's
     deflections (combat.take_hits + deflection_will; COMBAT-4.1.SAVE, COMBAT-4.3.ORDER, COMBAT-4.3.DEFLECT-WILL).
 
     Branches are merged as soon as they agree: the save rolls of every hit count by (Critical Failure Pin,
     wounds, any deflection) in integer weights over one denominator; the end of each by what is reported of it
     (hit model OOA, models lost, Pins gained, Will result). Crit marginals are summed per roll, not per branch.
-    Hit counts of weight 0 are left out."""
+    Hit counts of weight 0 are left out. `first` is the hit model (default: the unit's `hit`)."""
     s = u.settings
+    first = u.hit if first is None else first
     cache = {} if cache is None else cache
     nmax = max(hits) if hits else 0
     gd = 10 ** save_group
@@ -224,17 +225,25 @@ def _round_ends(u: UnitFacts, snap0: Snap, first: int, ends: list[int], no_roll:
     return ooa_d, lost_d, will_d, will_crit, pins_d
 
 
-def will_fn(situation: AttackSituation, *, catalog: Any,
-            settings: Settings) -> Callable[[ModelState, int], TargetNumber | None]:
-    """The deflection check's TN for a model as it stands, with models lost (modifiers.will_tn, the one TN function)."""
+def will_fn(situation: AttackSituation, *, catalog: Any, settings: Settings,
+            leader_of: Callable[[ModelState], bool] | None = None) -> Callable[[ModelState, int], TargetNumber | None]:
+    """The deflection check's TN for a model as it stands, with models lost (modifiers.will_tn, the one TN function).
+
+    `leader_of(model)` is the Leader bonus of the model taking the check (attack.deflection_will asks
+    queries.leader_bonus of whoever takes it); without it the situation's `leader_bonus` stands."""
     def tn(m: ModelState, lost: int) -> TargetNumber | None:
         s = situation if lost == situation.casualties else replace(situation, casualties=lost)
+        if leader_of is not None:
+            bonus = leader_of(m)
+            if bonus != s.leader_bonus:
+                s = replace(s, leader_bonus=bonus)
         return will_tn(m, s, catalog=catalog, settings=settings)[0]
     return tn
 
 
 def ranged_round(attacker: str, target: str, nums: AttackNumbers, unit: UnitFacts, situation: AttackSituation, *,
-                 catalog: Any, first: int = 0, share_k: int = 1, cache: dict | None = None) -> RangedOdds:
+                 catalog: Any, first: int | None = None, share_k: int = 1, cache: dict | None = None,
+                 leader_of: Callable[[ModelState], bool] | None = None) -> RangedOdds:
     """COMBAT-4.1.RANGED: one roll of `nums.dice` at the hit TN, then the target's round. With `share_k` > 1
     (GAP-76 `melee.fire_into`=random_per_hit) each hit lands on the target with chance 1/k."""
     s = unit.settings
@@ -247,7 +256,8 @@ def ranged_round(attacker: str, target: str, nums: AttackNumbers, unit: UnitFact
     if share_k > 1:
         by_hits, denom = _thin(by_hits, denom, share_k)
     rnd = defender_round(unit, by_hits, denom, save_tn=nums.save.value, save_group=nums.save_dice, ranged=True,
-                         will_tn_of=will_fn(situation, catalog=catalog, settings=s), first=first, cache=cache)
+                         will_tn_of=will_fn(situation, catalog=catalog, settings=s, leader_of=leader_of), first=first,
+                         cache=cache)
     return RangedOdds(attacker, target, nums, Dist(crit, atk.denom), attack_hits, rnd,
                       _ONE if share_k == 1 else Fraction(1, share_k))
 

@@ -2,30 +2,44 @@
 save and Will check of each model, and the Burn chain (GAP-70..75, GEO-16, GEO-18, ARMORY-5.1.BURN)."""
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from game.core.actions import FlameAttack, TemplateAttack, ThrowGrenade
 from game.core.battlefield import Battlefield, Point2, Scene
-from game.core.catalog.profiles import GrenadeEffect, Special, Template
-from game.core.dice import Crit, Modifier, TargetNumber
+from game.core.catalog.profiles import GrenadeEffect, Template
+from game.core.dice import Crit, TargetNumber
 from game.core.geometry.distance import EPS
 from game.core.geometry.indirect import deviation_distance
-from game.core.geometry.templates import TemplateKind, template_coverage
+from game.core.geometry.templates import TemplateFact, TemplateKind, template_coverage
 from game.core.odds.facts import odds_ctx, unit_facts
 from game.core.odds.pools import pool_dist
 from game.core.odds.ranged import RoundOdds, Tally, defender_round, will_fn
-from game.core.odds.unit import Dist, Snap, UnitFacts, add_pins, decide_medkits, inflict, will_target
-from game.core.rules.attack import weapon_and_profile
-from game.core.rules.blasts import Blast, blast_tn, delivery, grenade_blast, weapon_blast
-from game.core.rules.modifiers import AttackSituation, save_tn
+from game.core.odds.unit import Dist, Snap, UnitFacts, add_pins, decide_medkits, inflict, settle, will_target
+from game.core.rules.blasts import (
+    Blast,
+    BurnCrits,
+    blast_tn,
+    burn_save,
+    delivery,
+    flame_blast,
+    flame_tn,
+    grenade_blast,
+    smoke_cloud,
+    smoke_will_tn,
+    spared,
+    template_save,
+    template_will_situation,
+    weapon_blast,
+    will_cover,
+)
 from game.core.rules.queries import aim_pending, catalog_of, leader_bonus, sole_model
-from game.core.rules.stats import will_tn as plain_will_tn
 from game.core.settings import Settings
-from game.core.state import GameState
+from game.core.state import GameState, ModelState
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
@@ -41,7 +55,7 @@ class Arc:
 
     start: float
     end: float
-    effect: str
+    effect: Any  # a GEO-16 effect, or the Case a key function gave
 
     @property
     def width(self) -> float:
@@ -72,29 +86,41 @@ def _effect_at(bf: Battlefield, scene: Scene, kind: TemplateKind, at: Point2, mo
 
 
 def deviation_arcs(bf: Battlefield, scene: Scene, kind: TemplateKind, point: Point2, model: str, d10: int, *,
-                   settings: Settings, samples: int = 64) -> list[Arc]:
+                   settings: Settings, samples: int = 64, key: Callable[[Point2], Hashable] | None = None,
+                   seeds: tuple[float, ...] = ()) -> list[Arc]:
     """Where a template deviated by roll `d10` (GEO-18) touches `model`, split by GEO-16 effect.
 
     The touch arc is exact (closed form); on a table with terrain its sub-arcs per effect are found by sampling
-    the resolver's own template_coverage and bisecting each change of effect to 1e-12 rad."""
+    the resolver's own template_coverage and bisecting each change of effect to 1e-12 rad. `key(landing point)`
+    splits the arc by anything else the model's round depends on (sampled likewise, even on an open table);
+    `seeds` are angles where it may change (other models' exact touch-arc ends), sampled too."""
     base = scene.base(model)
     d = deviation_distance(d10, settings=settings)
     arc = touch_arc(point, d, (base.x, base.y), kind.radius + base.radius + EPS)
     if arc is None:
         return []
     lo, hi = arc
-    if not bf.pieces:
+    if key is None and not bf.pieces:
         return [Arc(lo, hi, "affected")]
 
-    def eff(t: float) -> str:
-        e = _effect_at(bf, scene, kind, (point[0] + d * math.cos(t), point[1] + d * math.sin(t)), model, settings)
+    def at(t: float) -> Point2:
+        return (point[0] + d * math.cos(t), point[1] + d * math.sin(t))
+
+    def eff(t: float) -> Hashable:
+        if key is not None:
+            return key(at(t))
+        e = _effect_at(bf, scene, kind, at(t), model, settings)
         return "affected" if e == "untouched" else e  # the arc's ends are touches; rounding never splits there
 
     ts = [lo + (hi - lo) * (i + 0.5) / samples for i in range(samples)]
+    for sd in seeds:  # just either side of a seed, brought into [lo, hi] by whole turns
+        sd = lo + (sd - lo) % (2 * math.pi)
+        ts += [x for x in (sd - 1e-9, sd + 1e-9) if lo < x < hi]
+    ts.sort()
     es = [eff(t) for t in ts]
     cuts = [lo]
     kinds = [es[0]]
-    for (t0, e0), (t1, e1) in zip(zip(ts, es, strict=False), zip(ts[1:], es[1:], strict=False), strict=False):
+    for (t0, e0), (t1, e1) in itertools.pairwise(zip(ts, es, strict=True)):
         if e0 == e1:
             continue
         a, b = t0, t1
@@ -111,15 +137,39 @@ def deviation_arcs(bf: Battlefield, scene: Scene, kind: TemplateKind, point: Poi
 
 
 @dataclass(frozen=True, slots=True)
+class Case:
+    """What a touched model's round depends on besides its own dice, for one landing of the template.
+
+    `effect` is its GEO-16 effect ("affected" or "soft_cover"); `will_cover` whether its deflection check has the
+    cover Will bonus (GAP-75); `leaders` the GEO-16 effect of each Leader under the same template whose fate
+    decides its Leader bonus (SKILL-6.1.LEADER: he must still be in play when the check is taken); `leader_sees`,
+    for smoke, whether its Leader bonus survives the new cloud (GAP-72)."""
+
+    effect: str
+    will_cover: bool = False
+    leaders: tuple[str, ...] = ()
+    leader_sees: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ModelTemplateOdds:
-    """One model and a template: P(each GEO-16 effect) and its round given each effect that hits it."""
+    """One model and a template: P(each GEO-16 effect), P(each Case) and its round in each Case that hits it."""
 
     model: str
     effects: dict[str, Prob]
-    given: dict[str, RoundOdds]  # "affected" / "soft_cover" -> the model's round (save, Will, or the Burn chain)
+    cases: dict[Case, Prob]
+    rounds: dict[Case, RoundOdds]  # the model's round (save, Will, or the Burn chain) in each Case
+
+    @property
+    def given(self) -> dict[str, RoundOdds]:
+        """The round given each GEO-16 effect, for the effects that come in one Case only."""
+        by: dict[str, list[Case]] = {}
+        for c in self.rounds:
+            by.setdefault(c.effect, []).append(c)
+        return {e: self.rounds[cs[0]] for e, cs in by.items() if len(cs) == 1}
 
     def _mix(self, f: Callable[[RoundOdds], Prob]) -> Prob:
-        return sum((self.effects[e] * f(r) for e, r in self.given.items()), Fraction(0))
+        return sum((self.cases[c] * f(r) for c, r in self.rounds.items()), Fraction(0))
 
     @property
     def p_touched(self) -> Prob:
@@ -148,7 +198,8 @@ class ModelTemplateOdds:
 
 @dataclass(frozen=True, slots=True)
 class TemplateOdds:
-    """GAP-70: the throw (1 die, or none for the flame), then every model the template may touch."""
+    """GAP-70: the throw (1 die; for the flame none, or one with `flame.auto_hit`=false), then every model the
+    template may touch."""
 
     attacker: str
     weapon: str
@@ -158,109 +209,148 @@ class TemplateOdds:
     models: dict[str, ModelTemplateOdds]
 
 
-def burn_round(u: UnitFacts, save: TargetNumber, save_group: int, will_tn_of: Any) -> RoundOdds:
+_ROUND_FIELDS = ("hits", "deflections", "wounds", "ooa", "models_lost", "will", "will_crit", "pins", "save_crit")
+
+
+def mix_rounds(parts: list[tuple[Fraction, RoundOdds]]) -> RoundOdds:
+    """The exact mixture sum(p * round) of rounds with Fraction weights summing to 1, over one denominator."""
+    if len(parts) == 1:
+        return parts[0][1]
+    fields = []
+    for name in _ROUND_FIELDS:
+        acc: dict[Any, Fraction] = {}
+        for p, r in parts:
+            d: Dist = getattr(r, name)
+            for k, w in d.weights.items():
+                acc[k] = acc.get(k, Fraction(0)) + p * Fraction(w, d.denom)
+        denom = math.lcm(1, *(f.denominator for f in acc.values()))
+        fields.append(Dist({k: int(f * denom) for k, f in acc.items() if f}, denom))
+    return RoundOdds(*fields)
+
+
+def _group_outcomes(group: int) -> list[tuple[tuple[int, ...], int]]:
+    """One save of `group` dice (best-of-two keeps the lower, COMBAT-4.1.SAVE) by what `burn_save` reads of it:
+    the kept face and whether any die shows 1 or 10, with the count of face tuples of each (over 10**group)."""
+    buckets: dict[tuple[int, bool, bool], list[Any]] = {}
+    for dice in itertools.product(range(1, 11), repeat=group):
+        k = (min(dice), 1 in dice, 10 in dice)
+        if k not in buckets:
+            buckets[k] = [dice, 0]
+        buckets[k][1] += 1
+    return [(b[0], b[1]) for b in buckets.values()]
+
+
+def burn_round(u: UnitFacts, save: TargetNumber, save_group: int, will_tn_of: Any, *, deflection_will: bool = True,
+               medkit_between: bool = True) -> RoundOdds:
     """ARMORY-5.1.BURN / GAP-74 (blasts.burn_step): save after save; a failure is a Wound (Med-Kit decision
-    between rolls), a success ends the chain with one deflection Will check; stops when the model is down.
-    `hits` counts the saves rolled, `save_crit` the chain of crit results joined by ">"."""
+    between rolls, `burn.medkit_between`), a success ends the chain with one deflection Will check
+    (`burn.deflection_will`); stops when the model is down. The saves are one roll for criticals
+    (blasts.burn_save: one crit Pin at most, a Critical Mix judged on the dice so far). `hits` counts the saves
+    rolled, `save_crit` is the Burn's crit as one roll."""
     s = u.settings
-    m = u.models[0]
+    i0 = u.hit
+    m = u.models[i0]
     length = max(1, m.profile.wounds - m.wounds_taken + m.items.count("medkit") + 1)
     g = 10 ** save_group
     denom = g ** length * 10
     snap0 = u.start()
     acc = Tally()
-    cache: dict = {}
     wcache: dict = {}
-    branches: list[tuple[Snap, int, int, tuple[str, ...], int]] = [(snap0, 0, 0, (),
-                                                                    1)]  # snap, rolls, wounds, crits, w
+    cache: dict = {}
+    outcomes = _group_outcomes(save_group)
+    # snap, rolls, wounds, the Burn's crits so far, its crit value, weight
+    branches: list[tuple[Snap, int, int, BurnCrits, str, int]] = [(snap0, 0, 0, BurnCrits(), "no_roll", 1)]
     while branches:
-        nxt = []
-        for snap, rolls, wounds, crits, w in branches:
-            if snap[1][0]:
-                _burn_leaf(acc, u.pins_before, snap0, snap, rolls, wounds, 0, crits, "none", "no_roll",
+        merged: dict[tuple[Snap, int, int, BurnCrits, str], int] = {}
+        for snap, rolls, wounds, chain, crit, w in branches:
+            if snap[1][i0]:
+                _burn_leaf(acc, u, snap0, snap, rolls, wounds, 0, crit, "none", "no_roll",
                            w * g ** (length - rolls) * 10)
                 continue
-            for ok, c, wc in pool_dist(1, save.value, group=save_group, settings=s, cache=cache).outcomes:
-                s2 = add_pins(u, snap, 1) if c is Crit.FAILURE else snap
-                cr = crits + (c.value,)
+            for dice, count in outcomes:
+                ok, c, new, pin, _ = burn_save(chain, dice, save.value, s)
+                s2 = add_pins(u, snap, 1) if pin else snap
+                wc = w * count
                 if ok:
-                    _burn_will(acc, u, snap0, s2, rolls + 1, wounds, cr, w * wc * g ** (length - rolls - 1),
-                               will_tn_of, wcache, cache)
+                    rest = wc * g ** (length - rolls - 1)
+                    if deflection_will:
+                        _burn_will(acc, u, snap0, s2, rolls + 1, wounds, c.value, rest, will_tn_of, wcache, cache)
+                    else:
+                        _burn_leaf(acc, u, snap0, s2, rolls + 1, wounds, 1, c.value, "none", "no_roll", rest * 10)
                     continue
                 queue: list[tuple[int, int]] = []
-                s3 = inflict(u, s2, 0, 1, queue)
+                s3 = inflict(u, s2, i0, 1, queue)
                 for i, n in queue:
-                    s3 = decide_medkits(u, s3, i, n)
-                nxt.append((s3, rolls + 1, wounds + 1, cr, w * wc))
-        branches = nxt
-    return RoundOdds(acc.dist("hits", denom), acc.dist("defl", denom), acc.dist("wounds", denom),
-                     acc.dist("ooa", denom),
-                     acc.dist("lost", denom), acc.dist("will", denom), acc.dist("will_crit", denom),
-                     acc.dist("pins", denom), acc.dist("save_crit", denom))
+                    s3 = decide_medkits(u, s3, i, n) if medkit_between else settle(u, s3, i)
+                key = (s3, rolls + 1, wounds + 1, new, c.value)
+                merged[key] = merged.get(key, 0) + wc
+        branches = [(*k, w) for k, w in merged.items()]
+    return RoundOdds(*(acc.dist(n, denom) for n in ("hits", "defl", "wounds", "ooa", "lost", "will", "will_crit",
+                                                     "pins", "save_crit")))
 
 
-def _burn_will(acc: Tally, u: UnitFacts, snap0: Snap, snap: Snap, rolls: int, wounds: int, crits: tuple[str, ...],
+def _burn_will(acc: Tally, u: UnitFacts, snap0: Snap, snap: Snap, rolls: int, wounds: int, crit: str,
                w: int, will_tn_of: Any, wcache: dict, cache: dict) -> None:
-    target = will_target(u, snap, 0, will_tn_of, wcache)
+    target = will_target(u, snap, u.hit, will_tn_of, wcache)
     if target is None or target[1] is None:
-        _burn_leaf(acc, u.pins_before, snap0, snap, rolls, wounds, 1, crits, "none" if target is None else "exempt",
+        _burn_leaf(acc, u, snap0, snap, rolls, wounds, 1, crit, "none" if target is None else "exempt",
                    "no_roll", w * 10)
         return
     for ok, wc, ww in pool_dist(1, target[1].value, settings=u.settings, cache=cache).outcomes:
         s2 = snap if ok else add_pins(u, snap, 1)
         if wc is Crit.FAILURE:
             s2 = add_pins(u, s2, 1)
-        _burn_leaf(acc, u.pins_before, snap0, s2, rolls, wounds, 1, crits, "pass" if ok else "fail", wc.value, w * ww)
+        _burn_leaf(acc, u, snap0, s2, rolls, wounds, 1, crit, "pass" if ok else "fail", wc.value, w * ww)
 
 
-def _burn_leaf(acc: Tally, base: int, snap0: Snap, snap: Snap, rolls: int, wounds: int, defl: int,
-               crits: tuple[str, ...], will: str, wcrit: str, w: int) -> None:
+def _burn_leaf(acc: Tally, u: UnitFacts, snap0: Snap, snap: Snap, rolls: int, wounds: int, defl: int,
+               crit: str, will: str, wcrit: str, w: int) -> None:
     acc.add("hits", rolls, w)
     acc.add("defl", defl, w)
     acc.add("wounds", wounds, w)
-    acc.add("save_crit", ">".join(crits) or "no_roll", w)
+    acc.add("save_crit", crit, w)
     acc.add("will", will, w)
     acc.add("will_crit", wcrit, w)
-    acc.add("ooa", snap[1][0], w)
+    acc.add("ooa", snap[1][u.hit], w)
     acc.add("lost", sum(snap[1]) - sum(snap0[1]), w)
-    acc.add("pins", snap[4] - base, w)
+    acc.add("pins", snap[4] - u.pins_before, w)
 
 
-def model_round(ctx: Ctx, model_id: str, blast: Any, effect: str) -> RoundOdds:
+def model_round(ctx: Ctx, model_id: str, blast: Blast, effect: str, *, will_cover: bool = False,
+                leader: bool | None = None) -> RoundOdds:
     """blasts._apply_effects for one touched model: Flash Bang Pin, smoke Will check, then one automatic hit at
-    the template Damage with its save (soft cover +2) and Will check, or the Burn chain (GAP-70, GAP-72, GAP-75)."""
+    the template Damage with its save (blasts.template_save) and Will check (blasts.template_will_situation,
+    GAP-75), or the Burn chain (GAP-70, GAP-72, GAP-74). `leader`: its Leader bonus when the check is taken
+    (None: as it stands now, queries.leader_bonus)."""
     st = ctx.state
     m = st.models[model_id]
     u = unit_facts(ctx, m)
-    s = AttackSituation(distance=0.0, template=True, template_soft_cover=effect == "soft_cover")
-    pinned = u.pins > 0
+    bonus = bool(leader_bonus(ctx, m)) if leader is None else leader
     if GrenadeEffect.AUTO_PIN in blast.effects:
         u = _pinned_first(u)
-        pinned = u.pins > 0
     if blast.damage is None:
-        return _no_damage_round(ctx, u, blast)
+        return _no_damage_round(ctx, u, blast, bonus)
     cat = catalog_of(ctx)
-    sv = save_tn(m, blast.damage, s, catalog=cat, settings=ctx.settings, target_pinned=pinned)
+    sv = template_save(ctx, m, blast, effect == "soft_cover")
     group = max(1, m.profile.save_dice)
+    wf = will_fn(replace(template_will_situation(will_cover), leader_bonus=bonus), catalog=cat, settings=ctx.settings)
     if GrenadeEffect.BURN in blast.effects:
-        return burn_round(u, sv, group, will_fn(AttackSituation(template=True), catalog=cat, settings=ctx.settings))
-    return defender_round(u, {1: 1}, 1, save_tn=sv.value, save_group=group, ranged=True,
-                          will_tn_of=will_fn(s, catalog=cat, settings=ctx.settings))
+        return burn_round(u, sv, group, wf, deflection_will=bool(ctx.settings["burn.deflection_will"]),
+                          medkit_between=bool(ctx.settings["burn.medkit_between"]))
+    return defender_round(u, {1: 1}, 1, save_tn=sv.value, save_group=group, ranged=True, will_tn_of=wf)
 
 
 def _pinned_first(u: UnitFacts) -> UnitFacts:
     """The Flash Bang's automatic Pin (GAP-112) lands before anything else: fold it into the starting snapshot."""
-    from dataclasses import replace
-
     snap = add_pins(u, u.start(), 1)
     models = tuple(replace(m, hard_pin_ignored=snap[2][i]) for i, m in enumerate(u.models))
     return replace(u, models=models, pins=snap[4], base_pins=u.pins_before)
 
 
-def _no_damage_round(ctx: Ctx, u: UnitFacts, blast: Any) -> RoundOdds:
+def _no_damage_round(ctx: Ctx, u: UnitFacts, blast: Blast, bonus: bool) -> RoundOdds:
     """Smoke (GAP-72: Will check at `smoke.will_mod`, Gas Mask and Will NA exempt) or a Flash Bang alone: Pins only."""
 
-    m = u.models[0]
+    m = u.models[u.hit]
     acc = Tally()
     snap0 = u.start()
     base = u.pins_before
@@ -274,8 +364,7 @@ def _no_damage_round(ctx: Ctx, u: UnitFacts, blast: Any) -> RoundOdds:
         acc.add("pins", snap[4] - base, w)
 
     if GrenadeEffect.SMOKE in blast.effects and m.profile.will is not None and "gas_mask" not in m.items:
-        smoke_mod = Modifier("smoke", int(ctx.settings["smoke.will_mod"]), "GAP-72")
-        tn = plain_will_tn(m, (smoke_mod,) + leader_bonus(ctx, m))
+        tn = smoke_will_tn(ctx, m, leader=leader_bonus(ctx, m) if bonus else ())
         for ok, c, w in pool_dist(1, tn.value, settings=u.settings).outcomes:
             s2 = snap0 if ok else add_pins(u, snap0, int(ctx.settings["smoke.fail_pins"]))
             if c is Crit.FAILURE:
@@ -288,23 +377,143 @@ def _no_damage_round(ctx: Ctx, u: UnitFacts, blast: Any) -> RoundOdds:
                                                   "save_crit")))
 
 
-def _blast_of(ctx: Ctx, m: Any, action: Any) -> Any:
+def _blast_of(ctx: Ctx, m: Any, action: Any) -> Blast:
     if isinstance(action, ThrowGrenade):
         return grenade_blast(ctx, action.grenade)
     if isinstance(action, TemplateAttack):
         return weapon_blast(ctx, m, action.weapon, action.profile)[2]
-    w, p = weapon_and_profile(ctx, m, action.weapon, None)
-    effects = frozenset({GrenadeEffect.BURN}) if Special.BURN in p.specials else frozenset()
-    return Blast(w.name, w.rule, Template.FLAME, p.damage, effects, 0.0, 0.0, False)
+    return flame_blast(ctx, m, action.weapon)
 
 
 def _exact(x: float) -> Prob:
     return Fraction(int(x)) if x in (0.0, 1.0) else x
 
 
+class _Plan:
+    """What each touched model's round depends on beyond its own dice and effect, read through the resolver's
+    own functions: the Leaders under the same template whose fate decides its Leader bonus (their saves come
+    first: all of them before any Will check, or the earlier Burn chains), and for smoke the new cloud."""
+
+    def __init__(self, ctx: Ctx, attacker: ModelState, blast: Blast, scene: Scene) -> None:
+        self.ctx, self.attacker, self.blast, self.scene = ctx, attacker, blast, scene
+        self.order = [b.id for b in scene.bases]
+        self.smoke = GrenadeEffect.SMOKE in blast.effects
+        self.damage = blast.damage is not None
+        self._what_if: Ctx | None = None
+        self._down: dict[tuple[str, str], Fraction] = {}
+        self._rounds: dict[tuple[str, str, bool, bool | None], RoundOdds] = {}
+        self.leaders: dict[str, tuple[str, ...]] = {}
+        self.sees: dict[str, bool] = {}
+
+    def what_if(self) -> Ctx:
+        """A private copy of the game to ask the resolver's questions of a state the attack may bring about."""
+        if self._what_if is None:
+            self._what_if = odds_ctx(self.ctx.state.clone())
+        return self._what_if
+
+    def bonus_if_down(self, model: str, down: tuple[str, ...]) -> bool:
+        """queries.leader_bonus of `model` once the models `down` are Out of Action."""
+        w = self.what_if()
+        saved = [(x, w.state.models[x].ooa) for x in down]
+        for x in down:
+            w.state.models[x].ooa = True
+        try:
+            return bool(leader_bonus(w, w.state.models[model]))
+        finally:
+            for x, v in saved:
+                w.state.models[x].ooa = v
+
+    def prepare(self, touchable: set[str]) -> None:
+        """Each model's deciding Leaders (SKILL-6.1.LEADER) among those the template may touch."""
+        st = self.ctx.state
+        burn = GrenadeEffect.BURN in self.blast.effects
+        for mid in touchable:
+            m = st.models[mid]
+            if self.smoke:
+                self.sees[mid] = bool(leader_bonus(self.ctx, m))
+            if not self.damage or not leader_bonus(self.ctx, m):
+                continue
+            cands = tuple(x for x in self.order if x in touchable and x != mid and st.models[x].side == m.side
+                          and st.models[x].profile.leader and (not burn or self.order.index(x) < self.order.index(mid)))
+            if cands and not self.bonus_if_down(mid, cands):
+                self.leaders[mid] = cands
+
+    def varies(self, model: str) -> bool:
+        return bool(self.leaders.get(model)) or self.sees.get(model, False)
+
+    def case(self, model: str, fact: TemplateFact, at: Point2, *, rounding: bool = False) -> Case | str:
+        """The model's Case for a template placed as `fact` (centred at `at`), or its effect if it is not hit."""
+        cov = fact.model(model)
+        if cov is None and not rounding:
+            return "untouched"
+        effect = "affected" if cov is None else cov.effect.value
+        if effect == "shielded":
+            return "shielded"
+        if spared(self.ctx.settings, self.attacker, self.blast, self.ctx.state.models[model].side):
+            return "spared"
+        leaders = tuple(_effect_of(fact, x) for x in self.leaders.get(model, ()))
+        sees = None
+        if self.smoke:
+            sees = self.sees.get(model, False) and self._sees_through(model, at)
+        return Case(effect, self.damage and cov is not None and will_cover(cov), leaders, sees)
+
+    def _sees_through(self, model: str, at: Point2) -> bool:
+        w = self.what_if()
+        base = list(w.state.smoke)
+        w.state.smoke.append(smoke_cloud(w.settings, at, w.state.turn))
+        try:
+            return bool(leader_bonus(w, w.state.models[model]))
+        finally:
+            w.state.smoke[:] = base
+
+    def p_down(self, leader: str, effect: str) -> Fraction:
+        """P(the Leader is Out of Action after his own round under this template), SKILL-6.1.LEADER."""
+        if effect not in ("affected", "soft_cover"):
+            return Fraction(0)
+        if (leader, effect) not in self._down:
+            p = model_round(self.ctx, leader, self.blast, effect, leader=False).p_ooa
+            self._down[(leader, effect)] = Fraction(p)
+        return self._down[(leader, effect)]
+
+    def round(self, model: str, case: Case) -> RoundOdds:
+        """The model's round in a Case: with a Leader's fate undecided, the exact mixture over it."""
+        if case.leader_sees is not None:
+            return self._round(model, case.effect, case.will_cover, case.leader_sees)
+        cands = self.leaders.get(model, ())
+        if not cands:
+            return self._round(model, case.effect, case.will_cover, None)
+        weights: dict[bool, Fraction] = {}
+        for down in itertools.product((False, True), repeat=len(cands)):
+            p = Fraction(1)
+            for x, eff, d in zip(cands, case.leaders, down, strict=True):
+                q = self.p_down(x, eff)
+                p *= q if d else 1 - q
+            if p:
+                bonus = self.bonus_if_down(model, tuple(x for x, d in zip(cands, down, strict=True) if d))
+                weights[bonus] = weights.get(bonus, Fraction(0)) + p
+        return mix_rounds([(p, self._round(model, case.effect, case.will_cover, b)) for b, p in weights.items()])
+
+    def _round(self, model: str, effect: str, cover: bool, bonus: bool | None) -> RoundOdds:
+        key = (model, effect, cover, bonus)
+        if key not in self._rounds:
+            self._rounds[key] = model_round(self.ctx, model, self.blast, effect, will_cover=cover, leader=bonus)
+        return self._rounds[key]
+
+
+def _effect_of(fact: TemplateFact, model: str) -> str:
+    cov = fact.model(model)
+    return "untouched" if cov is None else cov.effect.value
+
+
+def _add(probs: dict[Any, Prob], key: Any, p: Prob) -> None:
+    if p:
+        probs[key] = probs.get(key, Fraction(0)) + p
+
+
 def template_odds(state: GameState, action: Any, *, context: str = "own") -> TemplateOdds:
-    """blasts.resolve_blast / do_flame before the roll: P(hit) from blast_tn; on a miss each D10 deviation (GEO-18)
-    and the angles that put each model under the template (exact arcs); each model's round per effect."""
+    """blasts.resolve_blast / do_flame before the roll: P(hit) from blast_tn (the flame: none, or flame_tn with
+    `flame.auto_hit`=false); on a miss each D10 deviation (GEO-18) and the angles that put each model under the
+    template (exact arcs); each model's round in each Case."""
     ctx = odds_ctx(state)
     st = state
     m = sole_model(ctx, action.unit)
@@ -312,38 +521,105 @@ def template_odds(state: GameState, action: Any, *, context: str = "own") -> Tem
     scene = st.scene()
     settings = ctx.settings
     bf = ctx.battlefield
-    per_model: dict[str, dict[str, Prob]] = {}
+    plan = _Plan(ctx, m, blast, scene)
+    per_model: dict[str, dict[Any, Prob]] = {}
     if isinstance(action, FlameAttack):
         fact = template_coverage(bf, scene, TemplateKind.FLAME, None, angle=action.angle, attacker_id=m.id,
                                  settings=settings)
+        if settings["flame.auto_hit"]:
+            tn, p_hit, crit = None, Fraction(1), Dist({"no_roll": 1}, 1)
+        else:
+            tn = flame_tn(ctx, m, aim_pending(ctx, m, context))
+            p_hit, crit = _throw(tn, settings)
+        plan.prepare({c.model for c in fact.models})
         for cov in fact.models:
-            per_model[cov.model] = {e: Fraction(int(e == cov.effect.value)) for e in EFFECTS}
-        tn, p_hit, crit = None, Fraction(1), Dist({"no_roll": 1}, 1)
+            probs: dict[Any, Prob] = {}
+            _add(probs, plan.case(cov.model, fact, fact.origin[:2]), p_hit)
+            _add(probs, "untouched", 1 - p_hit)
+            per_model[cov.model] = probs
     else:
         kind = _KIND[blast.template]
         dlv = delivery(ctx, m, action.x, action.y, blast)
         tn = blast_tn(ctx, m, dlv, aim_pending(ctx, m, context))
-        roll = pool_dist(1, tn.value, settings=settings)
-        hit_w = sum(w for s, _, w in roll.outcomes if s)
-        p_hit = Fraction(hit_w, roll.denom)
-        crit = Dist({c.value: w for _, c, w in roll.outcomes}, roll.denom)
-        on_hit = template_coverage(bf, scene, kind, (action.x, action.y, 0.0), settings=settings)
-        for b in scene.bases:
-            probs: dict[str, Prob] = {e: Fraction(0) for e in EFFECTS}
-            hit_cov = on_hit.model(b.id)
-            probs["untouched" if hit_cov is None else hit_cov.effect.value] += p_hit
-            for k in range(1, 11):
-                arcs = deviation_arcs(bf, scene, kind, (action.x, action.y), b.id, k, settings=settings)
-                touched = 0.0
-                for a in arcs:
-                    frac = _exact(a.width / (2 * math.pi))
-                    probs[a.effect] += (1 - p_hit) / 10 * frac
-                    touched += a.width / (2 * math.pi)
-                probs["untouched"] += (1 - p_hit) / 10 * _exact(1.0 - min(1.0, touched))
-            if probs["untouched"] != 1:
-                per_model[b.id] = probs
+        p_hit, crit = _throw(tn, settings)
+        point = (action.x, action.y)
+        first = {b.id: _effect_probs(bf, scene, kind, point, b.id, p_hit, settings) for b in scene.bases}
+        touchable = {b for b, pr in first.items() if pr["untouched"] != 1}
+        plan.prepare(touchable)
+        for b in touchable:
+            per_model[b] = _case_probs(plan, bf, scene, kind, point, b, p_hit, settings) if (
+                plan.varies(b) or (bf.pieces and blast.damage is not None)) else _plain_cases(plan, first[b], b)
     models = {}
     for mid, probs in per_model.items():
-        given = {e: model_round(ctx, mid, blast, e) for e in ("affected", "soft_cover") if probs[e] != 0}
-        models[mid] = ModelTemplateOdds(mid, probs, given)
+        effects: dict[str, Prob] = {e: Fraction(0) for e in EFFECTS}
+        rounds = {}
+        for key, p in probs.items():
+            e = key.effect if isinstance(key, Case) else ("shielded" if key == "spared" else key)
+            effects[e] = effects[e] + p
+            if isinstance(key, Case):
+                rounds[key] = plan.round(mid, key)
+        if effects["untouched"] != 1:
+            models[mid] = ModelTemplateOdds(mid, effects, {k: v for k, v in probs.items() if isinstance(k, Case)},
+                                            rounds)
     return TemplateOdds(m.id, blast.name, tn, p_hit, crit, models)
+
+
+def _throw(tn: TargetNumber, settings: Settings) -> tuple[Fraction, Dist]:
+    """GAP-70: one die at the throw's TN: P(hit) and its crit."""
+    roll = pool_dist(1, tn.value, settings=settings)
+    hit_w = sum(w for s, _, w in roll.outcomes if s)
+    return Fraction(hit_w, roll.denom), Dist({c.value: w for _, c, w in roll.outcomes}, roll.denom)
+
+
+def _effect_probs(bf: Battlefield, scene: Scene, kind: TemplateKind, point: Point2, model: str, p_hit: Fraction,
+                  settings: Settings) -> dict[str, Prob]:
+    """P(each GEO-16 effect) for one model: on the point with P(hit), else over the ten deviations' arcs."""
+    probs: dict[str, Prob] = {e: Fraction(0) for e in EFFECTS}
+    hit_cov = template_coverage(bf, scene, kind, (point[0], point[1], 0.0), settings=settings).model(model)
+    probs["untouched" if hit_cov is None else hit_cov.effect.value] += p_hit
+    for k in range(1, 11):
+        touched = 0.0
+        for a in deviation_arcs(bf, scene, kind, point, model, k, settings=settings):
+            probs[a.effect] += (1 - p_hit) / 10 * _exact(a.width / (2 * math.pi))
+            touched += a.width / (2 * math.pi)
+        probs["untouched"] += (1 - p_hit) / 10 * _exact(1.0 - min(1.0, touched))
+    return probs
+
+
+def _plain_cases(plan: _Plan, effects: dict[str, Prob], model: str) -> dict[Any, Prob]:
+    """A model whose round depends on its GEO-16 effect alone (an open table, no deciding Leader, no smoke LOS)."""
+    probs: dict[Any, Prob] = {}
+    spare = spared(plan.ctx.settings, plan.attacker, plan.blast, plan.ctx.state.models[model].side)
+    for e, p in effects.items():
+        if e in ("affected", "soft_cover") and not spare:
+            _add(probs, Case(e, False, (), plan.sees.get(model) if plan.smoke else None), p)
+        else:
+            _add(probs, "spared" if e in ("affected", "soft_cover") else e, p)
+    return probs
+
+
+def _case_probs(plan: _Plan, bf: Battlefield, scene: Scene, kind: TemplateKind, point: Point2, model: str,
+                p_hit: Fraction, settings: Settings) -> dict[Any, Prob]:
+    """P(each Case) for one model: on the point with P(hit), else over the deviations' arcs split by Case."""
+    probs: dict[Any, Prob] = {}
+
+    def case_at(at: Point2, rounding: bool = False) -> Case | str:
+        fact = template_coverage(bf, scene, kind, (at[0], at[1], 0.0), settings=settings)
+        return plan.case(model, fact, at, rounding=rounding)
+
+    _add(probs, case_at(point), p_hit)
+    for k in range(1, 11):
+        d = deviation_distance(k, settings=settings)
+        seeds = []
+        for x in plan.leaders.get(model, ()):
+            b = scene.base(x)
+            arc = touch_arc(point, d, (b.x, b.y), kind.radius + b.radius + EPS)
+            if arc is not None:
+                seeds += [arc[0], arc[1]]
+        touched = 0.0
+        for a in deviation_arcs(bf, scene, kind, point, model, k, settings=settings,
+                                key=lambda at: case_at(at, rounding=True), seeds=tuple(seeds)):
+            _add(probs, a.effect, (1 - p_hit) / 10 * _exact(a.width / (2 * math.pi)))
+            touched += a.width / (2 * math.pi)
+        _add(probs, "untouched", (1 - p_hit) / 10 * _exact(1.0 - min(1.0, touched)))
+    return probs

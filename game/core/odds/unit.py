@@ -49,13 +49,20 @@ def medkit_use_now(wounds_taken: int, wounds_max: int, kits: int, cap_left: int)
 
 @dataclass(frozen=True, slots=True)
 class UnitFacts:
-    """What does not change in a round: the unit's models in wound order (GAP-77), their profiles and kits policy."""
+    """What does not change in a round: the unit's models in wound order (GAP-77), their profiles and kits policy.
+
+    `models` holds every model of the unit, those already Out of Action too (they count as models lost for the
+    Will check, COMBAT-4.3.WILL-CASUALTY-MOD, and Wounds pass over them); `hit` is the index of the model the
+    attack is resolved against (who saves, whose Out of Action is reported); `check_order` the unit's own order,
+    in which a standing model takes the Will check when the hit one is down (attack.deflection_will)."""
 
     models: tuple[ModelState, ...]
     ai_medkits: bool  # AI-D.11: SideState.controller == "ai"
     settings: Settings
     pins: int = 0  # the unit's Pinned counters when this step starts
     base_pins: int | None = None  # the Pins before the round, when earlier steps already added some
+    hit: int = 0
+    check_order: tuple[int, ...] | None = None  # None: the wound order
 
     @property
     def pins_before(self) -> int:
@@ -133,15 +140,15 @@ def inflict(u: UnitFacts, snap: Snap, i: int, n: int, queue: list[tuple[int, int
 
 
 def inflict_on_unit(u: UnitFacts, snap: Snap, first: int, n: int) -> Snap:
-    """combat.inflict_on_unit, then the Med-Kit decisions in order (rules._on_medkit): a single model takes all
-    n Wounds at once; in a multi-model unit each Wound goes to the first model still standing (GAP-77)."""
+    """attack.inflict_on_unit, then the Med-Kit decisions in order (rules._on_medkit): a single model takes all
+    n Wounds at once; in a multi-model unit each Wound goes to the first model still standing in the wound order
+    (`casualty_order`, GAP-77), passing over those already Out of Action."""
     queue: list[tuple[int, int]] = []
     if not u.multi or n <= 0:
         snap = inflict(u, snap, first, n, queue)
     else:
-        order = [first] + [i for i in range(len(u.models)) if i != first]
         for _ in range(n):
-            alive = [i for i in order if not snap[1][i]]
+            alive = [i for i in range(len(u.models)) if not snap[1][i]]
             if not alive:
                 break
             snap = inflict(u, snap, alive[0], 1, queue)
@@ -171,12 +178,14 @@ def decide_medkits(u: UnitFacts, snap: Snap, i: int, n_round: int) -> Snap:
 
 def will_target(u: UnitFacts, snap: Snap, first: int, tn_of: Callable[[ModelState, int], TargetNumber | None],
                 cache: dict) -> tuple[int, TargetNumber | None] | None:
-    """combat.deflection_will: who takes the check (the hit model, else the first one standing) and its TN, with
-    models lost for a multi-model unit (COMBAT-4.3.WILL-CASUALTY-MOD); None if nobody stands."""
+    """attack.deflection_will: who takes the check (the hit model, else the first one standing in the unit's
+    order) and its TN, with models lost for a multi-model unit (COMBAT-4.3.WILL-CASUALTY-MOD); None if nobody
+    stands."""
     ooa = snap[1]
     i = first
     if ooa[first]:
-        standing = [j for j in range(len(ooa)) if not ooa[j]]
+        order = u.check_order if u.check_order is not None else range(len(ooa))
+        standing = [j for j in order if not ooa[j]]
         if not standing:
             return None
         i = standing[0]

@@ -42,7 +42,7 @@ class EnumDice:
             name = f.f_code.co_name
             if name == "roll_pool":
                 raise NeedDie(f.f_locals["tn"].value, f.f_locals["n"], True)
-            if name == "roll_saves":
+            if name in ("roll_saves", "burn_save_roll"):
                 raise NeedDie(f.f_locals["tn"].value, 1, False)
             if name in ("pick", "resolve_blast"):
                 raise NeedDie(None, 1, False)
