@@ -72,3 +72,140 @@ def test_gap116_minimum_range_edge_to_edge_or_centre_to_centre() -> None:
     ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([9, 9, 9]))
     attack = next(e for e in ev if e.type == "attack")
     assert attack.data["distance"] == pytest.approx(0.5) and len(roll_of(ev, "Assault Rifle").data["dice"]) == 3
+
+
+# --- catalog stat lines (catalog/loader.py): the number each profile carries into play -------------------
+
+def _hostile(key: str, field: str):  # type: ignore[no-untyped-def]
+    who = key.split(".")[1]
+
+    def read(cat):  # type: ignore[no-untyped-def]
+        h = cat.hostile(who)
+        if field in ("weapon", "fp", "damage"):
+            return getattr(h.attacks[0], field)
+        return getattr(h, field)
+    return read
+
+
+CATALOG_FLIPS = [
+    pytest.param("hostiles.bandit.thugs.move", 7.0, _hostile("x.bandit", "move"),
+                 marks=pytest.mark.setting("hostiles.bandit.thugs.move")),
+    pytest.param("hostiles.bandit.thugs.ca", 6, _hostile("x.bandit", "ca"),
+                 marks=pytest.mark.setting("hostiles.bandit.thugs.ca")),
+    pytest.param("hostiles.bandit.thugs.will", 6, _hostile("x.bandit", "will"),
+                 marks=pytest.mark.setting("hostiles.bandit.thugs.will")),
+    pytest.param("hostiles.mutant.move", 8.0, _hostile("x.mutant", "move"),
+                 marks=pytest.mark.setting("hostiles.mutant.move")),
+    pytest.param("hostiles.mutant.ca", 7, _hostile("x.mutant", "ca"), marks=pytest.mark.setting("hostiles.mutant.ca")),
+    pytest.param("hostiles.mutant.armor", 4, _hostile("x.mutant", "armor"),
+                 marks=pytest.mark.setting("hostiles.mutant.armor")),
+    pytest.param("hostiles.mutant.will", 7, _hostile("x.mutant", "will"),
+                 marks=pytest.mark.setting("hostiles.mutant.will")),
+    pytest.param("hostiles.mutant.weapon", "very_big_claws", _hostile("x.mutant", "weapon"),
+                 marks=pytest.mark.setting("hostiles.mutant.weapon")),
+    pytest.param("hostiles.mutant.fp", 3, _hostile("x.mutant", "fp"), marks=pytest.mark.setting("hostiles.mutant.fp")),
+    pytest.param("hostiles.mutant.damage", 2, _hostile("x.mutant", "damage"),
+                 marks=pytest.mark.setting("hostiles.mutant.damage")),
+    pytest.param("hostiles.large_mutant.move", 5.0, _hostile("x.large_mutant", "move"),
+                 marks=pytest.mark.setting("hostiles.large_mutant.move")),
+    pytest.param("hostiles.large_mutant.ca", 7, _hostile("x.large_mutant", "ca"),
+                 marks=pytest.mark.setting("hostiles.large_mutant.ca")),
+    pytest.param("hostiles.large_mutant.armor", 6, _hostile("x.large_mutant", "armor"),
+                 marks=pytest.mark.setting("hostiles.large_mutant.armor")),
+    pytest.param("hostiles.large_mutant.will", 8, _hostile("x.large_mutant", "will"),
+                 marks=pytest.mark.setting("hostiles.large_mutant.will")),
+    pytest.param("hostiles.large_mutant.fp", 4, _hostile("x.large_mutant", "fp"),
+                 marks=pytest.mark.setting("hostiles.large_mutant.fp")),
+    pytest.param("hostiles.large_mutant.damage", 3, _hostile("x.large_mutant", "damage"),
+                 marks=pytest.mark.setting("hostiles.large_mutant.damage")),
+    pytest.param("hostiles.large_mutant.wounds", 4, _hostile("x.large_mutant", "wounds"),
+                 marks=pytest.mark.setting("hostiles.large_mutant.wounds")),
+    pytest.param("geo.bases.human.height", 1.5, lambda c: c.recruit("rookie").height,
+                 marks=pytest.mark.setting("geo.bases.human.height")),
+    pytest.param("geo.bases.dog.diameter", 1.25, lambda c: c.hostile("dogs").base_diameter,
+                 marks=pytest.mark.setting("geo.bases.dog.diameter")),
+    pytest.param("geo.bases.dog.height", 1.0, lambda c: c.hostile("dogs").height,
+                 marks=pytest.mark.setting("geo.bases.dog.height")),
+    pytest.param("geo.bases.vermin.diameter", 2.0, lambda c: c.hostile("vermin").base_diameter,
+                 marks=pytest.mark.setting("geo.bases.vermin.diameter")),
+    pytest.param("geo.bases.vermin.height", 0.75, lambda c: c.hostile("vermin").height,
+                 marks=pytest.mark.setting("geo.bases.vermin.height")),
+    pytest.param("geo.bases.mutant.diameter", 2.0, lambda c: c.hostile("mutant").base_diameter,
+                 marks=pytest.mark.setting("geo.bases.mutant.diameter")),
+    pytest.param("geo.bases.mutant.height", 2.0, lambda c: c.hostile("mutant").height,
+                 marks=pytest.mark.setting("geo.bases.mutant.height")),
+    pytest.param("geo.bases.large_mutant.diameter", 2.5, lambda c: c.hostile("large_mutant").base_diameter,
+                 marks=pytest.mark.setting("geo.bases.large_mutant.diameter")),
+]
+
+
+@pytest.mark.parametrize("key, value, read", CATALOG_FLIPS)
+def test_catalog_stat_line_takes_the_setting(key: str, value: object, read) -> None:  # type: ignore[no-untyped-def]
+    """HOSTILE-8.3.STATS, GAP-23..25, GEO-3: the stat lines the Zone fields and the bodies models stand on are
+    the settings' numbers (the loader writes them into the data before validation)."""
+    from game.core.catalog.loader import load_catalog
+
+    assert read(load_catalog()) != value, f"{key}: pick a value that differs from the default"
+    assert read(load_catalog(Settings({key: value}))) == value
+
+
+@pytest.mark.setting("hostiles.bandit.rookie.move", "hostiles.bandit.rookie.ca", "hostiles.bandit.rookie.will")
+def test_gap23_rookie_bandit_preset_reads_its_own_leaves() -> None:
+    """GAP-23: with `hostiles.bandit`=rookie the Bandit's Move, CA and Will are the rookie leaves."""
+    from game.core.catalog.loader import load_catalog
+
+    s = Settings({"hostiles.bandit": "rookie", "hostiles.bandit.rookie.move": 4.0, "hostiles.bandit.rookie.ca": 3,
+                  "hostiles.bandit.rookie.will": 3})
+    bandit = load_catalog(s).hostile("bandit")
+    assert (bandit.move, bandit.ca, bandit.will) == (4.0, 3, 3)
+
+
+@pytest.mark.setting("hostiles.melee_fp.frenzied.dogs", "hostiles.melee_fp.frenzied.ghouls")
+def test_gap09_frenzied_preset_reads_its_fp_leaves() -> None:
+    """GAP-09: the frenzied preset gives Dogs and Rad Ghouls the FP of their leaves."""
+    from game.core.catalog.loader import load_catalog
+
+    cat = load_catalog(Settings({"hostiles.melee_fp": "frenzied", "hostiles.melee_fp.frenzied.dogs": 3,
+                                 "hostiles.melee_fp.frenzied.ghouls": 4}))
+    assert (cat.hostile("dogs").attacks[0].fp, cat.hostile("ghouls").attacks[0].fp) == (3, 4)
+
+
+# --- weapon numbers in an attack: dice rolled and Damage (GAP-01..04, GAP-42) ------------------------------
+
+@pytest.mark.setting("weapons.smg.damage")
+def test_gap01_smg_damage_lowers_the_save() -> None:
+    """GAP-01: SMG Damage 0 -> a hit's save TN is the Armor; `weapons.smg.damage`=1 -> Armor - 1."""
+    for dmg, save in ((0, 5), (1, 4)):
+        st = duel({"weapons.smg.damage": dmg}, a={"ca": 5, "weapons": ("smg",)}, b={"armor": 5})
+        ev = apply(st, RangedAttack("a1", "b1", "smg"), ScriptedDice([2, 9, 9, 9, 9]))
+        assert next(e for e in ev if e.type == "attack").data["damage"] == dmg
+        assert roll_of(ev, "armour saves").data["tn"] == save
+
+
+@pytest.mark.setting("weapons.sniper.fp")
+def test_gap02_sniper_fp_is_the_number_of_dice() -> None:
+    for fp in (1, 2):
+        st = duel({"weapons.sniper.fp": fp}, a={"weapons": ("sniper_rifle",)})
+        ev = apply(st, RangedAttack("a1", "b1", "sniper_rifle"), ScriptedDice([9] * 3))
+        assert len(roll_of(ev, "Sniper").data["dice"]) == fp
+
+
+@pytest.mark.setting("weapons.hmg.damage")
+def test_gap03_hmg_damage_in_the_attack() -> None:
+    for dmg in (2, 3):
+        st = duel({"weapons.hmg.damage": dmg}, a={"weapons": ("hmg",), "support": True})
+        ev = apply(st, RangedAttack("a1", "b1", "hmg"), ScriptedDice([9] * 6))
+        assert next(e for e in ev if e.type == "attack").data["damage"] == dmg
+
+
+@pytest.mark.setting("melee.unarmed.fp", "melee.unarmed.damage")
+def test_gap42_unarmed_fp_and_damage_of_a_defender_striking_back() -> None:
+    """GAP-42: an unarmed defender strikes back with `melee.unarmed.fp` dice; its hits carry the unarmed Damage
+    into the attacker's save (Armor 5 - Damage)."""
+    for fp, dmg in ((1, 0), (2, 1)):
+        st = duel({"melee.unarmed.fp": fp, "melee.unarmed.damage": dmg}, a={"weapons": ("knife",), "armor": 5},
+                  bpos=(11.05, 11))
+        ev = apply(st, MeleeAttack("a1", "b1", "knife"), ScriptedDice([9] + [2] * fp + [9] * 4))
+        back = roll_of(ev, "defending with Unarmed")
+        assert len(back.data["dice"]) == fp
+        assert roll_of(ev, "armour saves").data["tn"] == 5 - dmg
