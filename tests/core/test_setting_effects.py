@@ -209,3 +209,89 @@ def test_gap42_unarmed_fp_and_damage_of_a_defender_striking_back() -> None:
         back = roll_of(ev, "defending with Unarmed")
         assert len(back.data["dice"]) == fp
         assert roll_of(ev, "armour saves").data["tn"] == 5 - dmg
+
+
+# --- criticals (dice.py, context.py, attack.py) -----------------------------------------------------------
+
+@pytest.mark.setting("crit.enabled")
+def test_gap10_a_natural_1_is_a_critical_success_only_with_crits_enabled() -> None:
+    """GAP-10: an attack rolling a natural 1 is a Critical Success (+1 action); `crit.enabled`=false: a plain hit."""
+    for flag, crit in ((True, "success"), (False, "none")):
+        st = duel({"crit.enabled": flag}, a={"weapons": ("assault_rifle",)})
+        ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([1, 9, 9, 9, 9]))
+        assert roll_of(ev, "Assault Rifle").data["crit"] == crit
+        assert any(e.type == "extra_action" for e in ev) is flag
+
+
+@pytest.mark.setting("crit.max_bonus_per_activation")
+def test_turn6_cap_on_bonus_actions_from_criticals() -> None:
+    """TURN-6: a Critical Success in the model's own activation gives +1 action unless the cap is reached."""
+    for cap, extra in ((None, True), (0, False)):
+        st = duel({"crit.max_bonus_per_activation": cap}, a={"weapons": ("assault_rifle",)})
+        ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([1, 9, 9, 9, 9]))
+        assert any(e.type == "extra_action" for e in ev) is extra
+        assert st.activation is not None and st.activation.bonus == int(extra)
+
+
+@pytest.mark.setting("crit.best_of_two")
+def test_gap14_best_of_two_saves_read_criticals_on_the_kept_die_or_any_die() -> None:
+    """GAP-14: a two-dice save rolling (10, 3) keeps the 3; the 10 is a Critical Failure (a Pin) only with
+    `crit.best_of_two`=any_die."""
+    for policy, crit in (("kept_die_only", "none"), ("any_die", "failure")):
+        st = duel({"crit.best_of_two": policy}, a={"weapons": ("assault_rifle",)}, b={"armor": 5, "save_dice": 2})
+        ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([2, 9, 9, 10, 3, 9]))
+        save = roll_of(ev, "armour saves")
+        assert save.data["dice"] == [3] and save.data["crit"] == crit
+
+
+# --- target numbers (modifiers.py, attack.py) --------------------------------------------------------------
+
+WALL = TerrainPiece(3, "stone wall", rect(20.0, 9.0, 20.04, 13.0), 0.0, 1.0, cover=Cover.HARD)
+
+
+@pytest.mark.setting("melee.cover")
+def test_gap79_melee_cover_only_if_between_or_never() -> None:
+    """GAP-79: a wall between two models in base contact gives melee cover (`only_if_between`); `never` drops it."""
+    for policy, covered in (("only_if_between", True), ("never", False)):
+        st = duel({"melee.cover": policy}, a={"weapons": ("knife",)}, apos=(19.5, 11), bpos=(20.55, 11),
+                  pieces=(WALL,))
+        ev = apply(st, MeleeAttack("a1", "b1", "knife"), ScriptedDice([9, 9]))
+        assert ("Hard cover" in labels(roll_of(ev, "melee with Knife"))) is covered
+
+
+@pytest.mark.setting("prone.melee_ca")
+def test_gap89_a_prone_model_fights_back_at_the_prone_modifier() -> None:
+    for mod in (-2, -1):
+        st = duel({"prone.melee_ca": mod}, a={"weapons": ("knife",)}, b={"weapons": ("knife",)}, bpos=(11.05, 11))
+        st.models["b1"].prone = True
+        ev = apply(st, MeleeAttack("a1", "b1", "knife"), ScriptedDice([9, 9]))
+        assert ["prone", mod, "GAP-89"] in roll_of(ev, "defending with Knife").data["breakdown"]
+
+
+@pytest.mark.setting("knife_man.bonus_scope")
+def test_knife_man_bonus_on_melee_saves_only_with_scope_all() -> None:
+    """SKILL-6.1.KNIFE-MAN: +1 to melee attacks; `knife_man.bonus_scope`=all also +1 to its melee saves."""
+    for scope, save in (("attack", 5), ("all", 6)):
+        st = duel({"knife_man.bonus_scope": scope}, a={"weapons": ("knife",)},
+                  b={"weapons": ("knife",), "skills": ("knife_man",), "armor": 5}, bpos=(11.05, 11))
+        ev = apply(st, MeleeAttack("a1", "b1", "knife"), ScriptedDice([2, 9, 9, 9]))
+        assert roll_of(ev, "armour saves").data["tn"] == save
+
+
+@pytest.mark.setting("advances.caps.armor")
+def test_gap62_armor_cap_limits_kevlar_plates() -> None:
+    """GAP-62: Armor 8 with two Kevlar Plates reaches the cap 9 (+1); a cap of 10 lets both count (+2)."""
+    for cap, kevlar in ((9, 1), (10, 2)):
+        st = duel({"advances.caps.armor": cap}, a={"weapons": ("assault_rifle",)}, b={"armor": 8},
+                  items={"b1": ["kevlar_plates", "kevlar_plates"]})
+        ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([2, 9, 9, 9, 9]))
+        assert ["Kevlar Plates", kevlar, "EQUIP-6.2.KEVLAR"] in roll_of(ev, "armour saves").data["breakdown"]
+
+
+@pytest.mark.setting("leader.self_bonus")
+def test_gap36_leader_bonus_on_the_leaders_own_will_check_only_with_self_bonus() -> None:
+    """GAP-36: the Leader's +1 goes to allies in its LOS; `leader.self_bonus`=true gives it to the Leader too."""
+    for flag in (False, True):
+        st = duel({"leader.self_bonus": flag}, a={"weapons": ("assault_rifle",)}, b={"armor": 5, "leader": True})
+        ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([2, 9, 9, 2, 9]))
+        assert ("Leader in LOS" in labels(roll_of(ev, "Will check"))) is flag
