@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from game.benchmarks.goals import Better, Goal, goal_note
+
 if TYPE_CHECKING:
     import shapely
 
@@ -20,6 +22,9 @@ MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 RADIUS, HEIGHT = 0.5, 1.25  # a human-sized 25 mm base (GEO-3)
 OTHER_BASES = 35
 MOVE_BUDGET = 7.0  # a 6" Move with a 1" base (GEO-8, GAP-86)
+GOALS = (Goal("path_graph_build_ms", Better.LOWER, 1000), Goal("path_query_ms", Better.LOWER, 5),
+         Goal("path_query_ms_difficult", Better.LOWER, 25), Goal("path_query_ms_levels", Better.LOWER, 25),
+         Goal("reach_overlay_ms", Better.LOWER, 50))
 
 
 def _bench_map() -> tuple[Path, int, Battlefield]:
@@ -152,17 +157,17 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
         g = navgraph.graph(bf, RADIUS, HEIGHT)
         builds.append(time.perf_counter() - t0)
     build_ms = statistics.median(builds) * 1000
-    say(f"path_graph_build_ms {build_ms:.0f} (goal <= 1000): {g.stats}")
+    say(f"path_graph_build_ms {build_ms:.0f} ({goal_note(GOALS, 'path_graph_build_ms', build_ms)}): {g.stats}")
     t0 = time.perf_counter()
     g2 = navgraph.build(bf, 0.8, 1.75)
     say(f"  (a 1.6\" base: {1000 * (time.perf_counter() - t0):.0f} ms, {g2.stats['nodes']} nodes)")
     out = {"path_graph_build_ms": round(build_ms, 1)}
-    for name, pairs, goal in (("path_query_ms", uniform, 5), ("path_query_ms_difficult", difficult, 25),
-                              ("path_query_ms_levels", between, 25)):
+    for name, pairs in (("path_query_ms", uniform), ("path_query_ms_difficult", difficult),
+                        ("path_query_ms_levels", between)):
         ms, found = _time_paths(bf, pairs, bases, "friend")
         base = _baseline(bf, pairs, bases, "friend")
         say(f"{name} {ms:.2f} median over {len(pairs)} (found {found}); baseline straight-line cost check "
-            f"{base:.3f} ms -> {ms / base:.0f}x; goal <= {goal}")
+            f"{base:.3f} ms -> {ms / base:.0f}x; {goal_note(GOALS, name, ms)}")
         out[name] = round(ms, 3)
     for name, kind in (("reach_overlay_ms", "uniform"), ("reach_overlay_ms_difficult", "difficult")):
         starts = [a for a, _ in (uniform if kind == "uniform" else difficult)][: (10 if quick else 40)]
@@ -176,7 +181,7 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
         base = _search_only(bf, starts, bases)
         say(f"{name} {ms:.1f} median over {len(starts)} starts ({kind} ground, 6\" move = 7\" of centre travel, "
             f"median {statistics.median(views):.0f} viewpoints); baseline one-to-all search alone {base:.1f} ms -> "
-            f"{ms / base:.1f}x" + ("; goal <= 50" if kind == "uniform" else ""))
+            f"{ms / base:.1f}x" + (f"; {note}" if (note := goal_note(GOALS, name, ms)) else ""))
         out[name] = round(ms, 2)
     return out
 

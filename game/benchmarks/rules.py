@@ -7,11 +7,14 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from game.benchmarks.goals import Better, Goal, goal_note
 from game.core.rules.apply import apply
 from game.core.rules.setup import new_game, scenario
 
 if TYPE_CHECKING:
     from game.sim import Agent
+
+GOALS = (Goal("rules_actions_per_s", Better.HIGHER, 10_000),)
 
 
 def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
@@ -47,5 +50,5 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     say(f"replay: median {med * 1e3:.2f} ms over {reps} runs = {per_s:,.0f} apply/s "
         f"({med / len(record.actions) * 1e6:.1f} us per apply; "
         f"bare loop floor {floor / len(record.actions) * 1e9:.0f} ns, "
-        f"ratio {med / max(floor, 1e-9):,.0f}x); goal >= 10,000 apply/s")
+        f"ratio {med / max(floor, 1e-9):,.0f}x); {goal_note(GOALS, 'rules_actions_per_s', per_s)} apply/s")
     return {"rules_actions_per_s": round(per_s, 1)}

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import shapely
 
+from game.benchmarks.goals import Better, Goal, goal_note
 from game.core.battlefield import Base, Battlefield, Movement, Scene
 from game.core.geometry.sight.batch import all_pairs, check_pairs, naive_check
 from game.core.geometry.sight.cover import cover_against
@@ -27,6 +28,7 @@ from game.core.geometry.sight.world import clear_query_caches, world_of
 MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 RADIUS = 0.5
 HEIGHT = 1.25
+GOALS = (Goal("los_speedup_vs_naive", Better.HIGHER, 30), Goal("allpairs_los_ms", Better.LOWER, 16.7))
 
 
 def bench_map() -> tuple[Battlefield, int]:
@@ -179,8 +181,10 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     say(f"  verdicts: {vis}/{n_fast} visible, {sum(v.cover.rank > 1 for v in verdicts)} in cover, "
         f"{sum(v.elevated for v in verdicts)} elevated, {sum(v.obstruction_count for v in verdicts)} obstructions")
     say(f"  fast  {1e6 * sum(fast_times) / n_fast:9.1f} us/check (one compiled call per check)")
+    speedup = naive_total / fast_same
     say(f"  naive {1e6 * naive_total / n_naive:9.1f} us/check "
-        f"(same {n_naive} checks: fast {1e6 * fast_same / n_naive:.1f} us)")
+        f"(same {n_naive} checks: fast {1e6 * fast_same / n_naive:.1f} us, speed-up {speedup:,.0f}x; "
+        f"{goal_note(GOALS, 'los_speedup_vs_naive', speedup)})")
     say(f"  facts {1e6 * statistics.mean(fact_times):9.1f} us/check (line_of_sight + cover_against, with reasons)")
     say(f"  all {n_naive} fast verdicts equal the naive reference")
 
@@ -198,13 +202,14 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     for a, t in [(table.ids[0], table.ids[5]), (table.ids[20], table.ids[3]), (table.ids[35], table.ids[12])]:
         assert table.verdict(a, t) == naive_check(bf, scenes[0], a, t)
     n_vis = int(table.visible().sum())
+    note = goal_note(GOALS, "allpairs_los_ms", statistics.median(ms))
     say(f"all pairs: 36 models (12 crew, 24 hostiles), 1,260 ordered pairs, {n_scenes} scenes: median "
-        f"{statistics.median(ms):.2f} ms (best of 3 per scene), max {max(ms):.2f} ms "
+        f"{statistics.median(ms):.2f} ms (best of 3 per scene; {note}), max {max(ms):.2f} ms "
         f"({n_vis} of 1,260 visible in the first scene)")
     return {
         "los_checks_per_s": n_fast / sum(fast_times),
         "los_naive_checks_per_s": n_naive / naive_total,
-        "los_speedup_vs_naive": naive_total / fast_same,
+        "los_speedup_vs_naive": speedup,
         "los_facts_per_s": len(fact_times) / sum(fact_times),
         "allpairs_los_ms": statistics.median(ms),
         "sight_map_edges": float(edges),
