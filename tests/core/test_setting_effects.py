@@ -11,7 +11,7 @@ from game.core.dice import ScriptedDice
 from game.core.geometry.polygon import rect
 from game.core.rules.apply import apply
 from game.core.settings import Settings
-from game.core.state import GameState
+from game.core.state import GameState, Phase
 from tests.enginekit import activate, game, profile
 
 
@@ -295,3 +295,222 @@ def test_gap36_leader_bonus_on_the_leaders_own_will_check_only_with_self_bonus()
         st = duel({"leader.self_bonus": flag}, a={"weapons": ("assault_rifle",)}, b={"armor": 5, "leader": True})
         ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([2, 9, 9, 2, 9]))
         assert ("Leader in LOS" in labels(roll_of(ev, "Will check"))) is flag
+
+
+# --- movement: the allowance and the cost of a path (stats.py, geometry/movement/cost.py) ------------------
+
+def moved(st: GameState, to: tuple[float, float]):  # type: ignore[no-untyped-def]
+    from game.core.actions import Move
+
+    ev = apply(st, Move("a1", (to,)))
+    return next(e for e in ev if e.type == "move")
+
+
+@pytest.mark.setting("move.min")
+def test_geo8_move_floor() -> None:
+    """GEO-8: Move 1.5 - 1 (support weapon) = 0.5 is raised to `move.min` (1"): allowance 1 + 1" base = 2"."""
+    for floor, allowance in ((1.0, 2.0), (0.0, 1.5)):
+        st = duel({"move.min": floor}, a={"move": 1.5, "support": True})
+        assert moved(st, (10.2, 11)).data["allowance"] == allowance
+
+
+@pytest.mark.setting("wounded.move_round")
+def test_gap91_halved_movement_rounding() -> None:
+    """GAP-91: a wounded two-wound model with Move 5 moves 2.5" (`none`) or 3" (`up`), + 1" base."""
+    for rounding, allowance in (("none", 3.5), ("up", 4.0)):
+        st = duel({"wounded.move_round": rounding}, a={"move": 5.0, "wounds": 2})
+        st.models["a1"].wounds_taken = 1
+        assert moved(st, (10.2, 11)).data["allowance"] == allowance
+
+
+@pytest.mark.setting("env.rain_move")
+def test_gap59_rainstorm_movement_loss() -> None:
+    for loss, allowance in ((1.0, 6.0), (2.0, 5.0)):
+        st = duel({"env.enabled": True, "env.rain_move": loss})
+        st.environment = "rainstorm"
+        assert moved(st, (10.2, 11)).data["allowance"] == allowance
+
+
+MUD = TerrainPiece(4, "mud", rect(11.0, 9.0, 13.0, 13.0), 0.0, 0.0, cover=Cover.NONE,
+                   movement=__import__("game.core.battlefield", fromlist=["Movement"]).Movement.DIFFICULT)
+LOG = TerrainPiece(5, "log", rect(11.0, 9.0, 11.3, 13.0), 0.0, 0.5, cover=Cover.OBSTRUCTION)
+
+
+@pytest.mark.setting("move.difficult_mult")
+def test_gap85_difficult_terrain_multiplies_the_cost() -> None:
+    """GAP-85: 4" of path with 2" in mud costs 2 + 2 x 2 = 6"; with `move.difficult_mult`=1.5, 2 + 3 = 5"."""
+    for mult, cost in ((2.0, 6.0), (1.5, 5.0)):
+        st = duel({"move.difficult_mult": mult}, pieces=(MUD,))
+        assert moved(st, (14.0, 11)).data["cost"] == pytest.approx(cost)
+
+
+@pytest.mark.setting("move.low_obstacle_extra")
+def test_geo8_low_obstacle_extra_cost() -> None:
+    """GEO-8: stepping over an obstacle at most 1" high costs nothing extra by default; the setting adds to it."""
+    for extra, cost in ((0.0, 4.0), (1.0, 5.0)):
+        st = duel({"move.low_obstacle_extra": extra}, pieces=(LOG,))
+        assert moved(st, (14.0, 11)).data["cost"] == pytest.approx(cost)
+
+
+# --- range and sight in the environment (turnrolls.py, queries.py) ------------------------------------------
+
+@pytest.mark.setting("env.rain_range_mult")
+def test_gap59_rainstorm_shortens_maximum_ranges() -> None:
+    """GAP-59: an AK (36") at 20" in a Rainstorm: x0.5 = 18" is out of range; x0.75 = 27" is in range."""
+    st = duel({"env.enabled": True}, a={"weapons": ("assault_rifle",)}, bpos=(31, 11))
+    st.environment = "rainstorm"
+    with pytest.raises(IllegalAction, match="beyond the maximum range.*1-18"):
+        apply(st, RangedAttack("a1", "b1", "assault_rifle"))
+    st = duel({"env.enabled": True, "env.rain_range_mult": 0.75}, a={"weapons": ("assault_rifle",)}, bpos=(31, 11))
+    st.environment = "rainstorm"
+    ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([9, 9, 9]))
+    assert next(e for e in ev if e.type == "attack").data["distance"] == pytest.approx(20.0)
+
+
+@pytest.mark.setting("env.darkness_los")
+def test_gap59_sudden_darkness_limits_sight() -> None:
+    """GAP-59: in Sudden Darkness a target 14" away is not seen (12"); with `env.darkness_los`=16 it is."""
+    st = duel({"env.enabled": True}, a={"weapons": ("assault_rifle",)}, bpos=(25, 11))
+    st.environment = "sudden_darkness"
+    with pytest.raises(IllegalAction) as err:
+        apply(st, RangedAttack("a1", "b1", "assault_rifle"))
+    assert err.value.rule == "COMBAT-4.1.REQUIREMENTS"
+    st = duel({"env.enabled": True, "env.darkness_los": 16.0}, a={"weapons": ("assault_rifle",)}, bpos=(25, 11))
+    st.environment = "sudden_darkness"
+    assert rolls(apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([9, 9, 9])))
+
+
+# --- the turn limit (turnrolls.py, GAP-48) ---------------------------------------------------------------
+
+def turn_limit(settings: dict, *, table: tuple[float, float] = (36.0, 36.0), d6: int = 3) -> int:
+    from game.core.rules.context import Ctx
+    from game.core.rules.turnrolls import roll_turn_limit
+
+    st = game([("a1", "a", profile(), (2, 2)), ("b1", "b", profile(), (20, 20))], settings=settings, table=table)
+    ctx = Ctx(st, ScriptedDice([d6]), st.battlefield)
+    limit = roll_turn_limit(ctx, None)
+    event = next(e for e in ctx.events if e.type == "turn_limit")
+    assert event.data["turn_limit"] == limit and event.data["d3"] == 2
+    return limit
+
+
+@pytest.mark.setting("mission.turn_limit.small_base", "mission.turn_limit.large_base",
+                     "mission.turn_limit.max_small_side", "mission.turn_limit.large_players")
+def test_gap48_turn_limit_bases_table_size_and_players() -> None:
+    """GAP-48: 4 + D3 on a 36" table, 6 + D3 on a 60" one (D6 3 -> D3 2); each number is its setting."""
+    assert turn_limit({}) == 6 and turn_limit({"mission.turn_limit.small_base": 5}) == 7
+    assert turn_limit({}, table=(60.0, 36.0)) == 8
+    assert turn_limit({"mission.turn_limit.large_base": 7}, table=(60.0, 36.0)) == 9
+    assert turn_limit({"mission.turn_limit.max_small_side": 60.0}, table=(60.0, 36.0)) == 6
+    assert turn_limit({"mission.turn_limit.large_players": 2}) == 8
+
+
+# --- Med-Kits, Electric Juice and Pins (wounds.py, items.py, phases.py, dispatch.py) ----------------------
+
+def wounded(st: GameState, model: str, n: int) -> list:
+    """n Wounds from one round (the round's Med-Kit decisions follow)."""
+    from game.core.rules.context import Ctx
+    from game.core.rules.wounds import inflict_wounds
+
+    ctx = Ctx(st, ScriptedDice([]), st.battlefield)
+    st.round_counter += 1
+    inflict_wounds(ctx, model, n, st.round_counter)
+    return ctx.events
+
+
+def kit_game(settings: dict, *, skills: tuple[str, ...] = (), wounds: int = 1, kits: int = 1) -> GameState:
+    return game([("m", "a", profile(skills=skills, wounds=wounds, actions=3), (10, 10)),
+                 ("e", "b", profile(), (30, 30))], items={"m": ["medkit"] * kits}, settings=settings)
+
+
+@pytest.mark.setting("medkit.pins", "medkit.pins_bone_doc")
+def test_tv27_a_dressed_wound_becomes_the_settings_pins() -> None:
+    """TV-27 / COMBAT-4.4.MEDKIT-SELF: a dressed Wound becomes 2 Pins (a Bone Doc's 1); each is its setting."""
+    from game.core.actions import UseItem
+
+    for settings, skills, pins in (({}, (), 2), ({"medkit.pins": 1}, (), 1), ({}, ("bone_doc",), 1),
+                                   ({"medkit.pins_bone_doc": 0}, ("bone_doc",), 0)):
+        st = kit_game(settings, skills=skills)
+        wounded(st, "m", 1)
+        apply(st, UseItem("m", "medkit"))
+        assert st.units["m"].pins == pins and st.models["m"].wounds_taken == 0, (settings, skills)
+
+
+@pytest.mark.setting("medkit.max_per_round")
+def test_tv27_kits_dress_at_most_the_settings_wounds_of_one_round() -> None:
+    """COMBAT-4.4.MEDKIT-MULTI: two Wounds in one round, two kits: both may be dressed; with `medkit.max_per_round`=1
+    the decision closes after the first kit and the second Wound stays (the Two-Wound Rule applies)."""
+    from game.core.actions import UseItem
+
+    st = kit_game({}, wounds=2, kits=2)
+    wounded(st, "m", 2)
+    apply(st, UseItem("m", "medkit"))
+    assert st.phase is Phase.MEDKIT
+    apply(st, UseItem("m", "medkit"))
+    assert st.models["m"].wounds_taken == 0
+    st = kit_game({"medkit.max_per_round": 1}, wounds=2, kits=2)
+    wounded(st, "m", 2)
+    ev = apply(st, UseItem("m", "medkit"))
+    assert st.phase is not Phase.MEDKIT and "two_wound_rule" in [e.type for e in ev]
+    assert st.models["m"].wounds_taken == 1 and st.models["m"].items == ["medkit"]
+
+
+@pytest.mark.setting("medkit.ally_cost")
+def test_medkit_on_an_ally_costs_the_settings_actions() -> None:
+    """COMBAT-4.4.MEDKIT-ALLY: reviving an Out of Action ally in base contact spends `medkit.ally_cost` actions."""
+    from game.core.actions import DeclineMedKit, UseItem
+
+    for cost in (1, 2):
+        st = game([("m", "a", profile(), (10, 10)), ("doc", "a", profile(actions=3), (11.05, 10)),
+                   ("e", "b", profile(), (30, 30))], items={"doc": ["medkit"]}, settings={"medkit.ally_cost": cost})
+        wounded(st, "m", 1)
+        if st.wound_queue:
+            apply(st, DeclineMedKit("m"))
+        activate(st, "doc")
+        apply(st, UseItem("doc", "medkit", "m"))
+        assert not st.models["m"].ooa
+        assert st.activation is not None and st.activation.spent == cost
+
+
+@pytest.mark.setting("ej.use_cost")
+def test_gap31_electric_juice_costs_the_settings_actions() -> None:
+    from game.core.actions import UseItem
+
+    for cost in (0, 1):
+        st = game([("j", "a", profile(actions=2), (10, 10)), ("b1", "b", profile(), (26, 26))],
+                  items={"j": ["electric_juice"]}, settings={"ej.use_cost": cost})
+        activate(st, "j")
+        apply(st, UseItem("j", "electric_juice"))
+        assert st.activation is not None and (st.activation.budget, st.activation.spent) == (4, cost)
+
+
+@pytest.mark.setting("ej.hangover_budget")
+def test_gap31_the_hangover_turn_has_the_settings_actions() -> None:
+    """GAP-31: the turn after a dose the model has 1 action (`ej.hangover_budget`)."""
+    for budget in (1, 0):
+        st = game([("j", "a", profile(actions=2), (10, 10)), ("b1", "b", profile(), (26, 26))],
+                  settings={"ej.hangover_budget": budget})
+        st.units["j"].ej_hangover = True
+        ev = activate(st, "j")
+        start = next(e for e in ev if e.type == "activation_start")
+        assert start.data["budget"] == budget and start.data["hangover"] is True
+
+
+@pytest.mark.setting("pin.allowed")
+def test_pin_lock_lets_a_pinned_model_dress_itself_only_if_listed() -> None:
+    """COMBAT-4.4.PIN-LOCK: a Pinned model may Rally or (listed by default) dress its own delayed Wound."""
+    from game.core.actions import UseItem
+
+    for allowed, ok in ((["Rally", "self_medkit"], True), (["Rally"], False)):
+        st = game([("m", "a", profile(wounds=2, actions=2), (10, 10)), ("e", "b", profile(), (30, 30))],
+                  items={"m": ["medkit"]}, settings={"pin.allowed": allowed})
+        st.models["m"].wounds_taken = 1
+        st.units["m"].pins = 1
+        activate(st, "m")
+        if ok:
+            apply(st, UseItem("m", "medkit"))
+            assert st.models["m"].wounds_taken == 0
+        else:
+            with pytest.raises(IllegalAction, match="may only Rally") as err:
+                apply(st, UseItem("m", "medkit"))
+            assert err.value.rule == "COMBAT-4.4.PIN-LOCK"
