@@ -10,7 +10,7 @@ from game.core.geometry.crossing import TOL
 from game.core.geometry.distance import segment_point_distance
 from game.core.geometry.sight.los import FAST, SightBackend
 from game.core.geometry.sight.world import world_of
-from game.core.settings import Settings, SettingsError
+from game.core.settings import Settings
 from game.core.tolerance import EPS
 
 FLAME_END_CENTRE = 6.5  # GEO-15: end circle centre on the axis, 6.5" from the tip
@@ -139,18 +139,6 @@ def _soft(piece: TerrainPiece, zo: float, zm: float) -> bool:
     return (piece.cover is Cover.SOFT or piece.area is Area.WOODS) and piece.top_z > min(zo, zm) + TOL
 
 
-FLAME_BLOCKERS = ("blocks_los", "obstruction", "soft", "hard", "hardened")  # what `flame.blocked_by` may name
-
-
-def flame_blockers(settings: Settings) -> tuple[str, ...]:
-    """GAP-73 `flame.blocked_by`: the terrain that shields a model from the flame (LOS-blocking pieces and/or
-    cover classes); any other entry is refused rather than silently ignored."""
-    kinds = tuple(settings["flame.blocked_by"])
-    unknown = [k for k in kinds if k not in FLAME_BLOCKERS]
-    if unknown:
-        raise SettingsError(f"setting 'flame.blocked_by' = {list(kinds)}: {unknown} not among {list(FLAME_BLOCKERS)}")
-    return kinds
-
 
 def template_coverage(bf: Battlefield, scene: Scene, kind: TemplateKind | str, origin: Point2 | Point3 | None, *,
                       angle: float | None = None, attacker_id: str | None = None, settings: Settings | None = None,
@@ -179,7 +167,7 @@ def template_coverage(bf: Battlefield, scene: Scene, kind: TemplateKind | str, o
         tip, axis = flame_frame(attacker, angle)
         o3: Point3 = (tip[0], tip[1], attacker.z)
         outline = flame_outline(tip, axis)
-        kinds = flame_blockers(settings)
+        kinds = tuple(settings["flame.blocked_by"])
     else:
         if origin is None:
             raise ValueError(f"template_coverage: a {kind.value} template needs its centre point")

@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from game.core.actions import FlameAttack, IllegalAction, TemplateAttack, ThrowGrenade
 from game.core.battlefield import Cover, Scene
-from game.core.catalog.profiles import GrenadeEffect, Special, Template
+from game.core.catalog.profiles import GrenadeEffect, Special, Template, WeaponProfile
 from game.core.dice import Crit, Modifier, PoolResult, TargetNumber, evaluate_pool
-from game.core.geometry.distance import EPS, point_distance, weapon_range
+from game.core.geometry.distance import EPS, point_distance
 from game.core.geometry.templates import ModelCoverage, TemplateEffect, TemplateFact, TemplateKind, template_coverage
 from game.core.rules.attack import (
     check_ammo,
+    ranged_reach,
     situation,
     situation_json,
     spend_ammo,
@@ -129,11 +130,13 @@ def blast_tn(ctx: Ctx, m: ModelState, d: Delivery, aim: bool) -> TargetNumber:
 
 def throw_distance(ctx: Ctx, m: ModelState, x: float, y: float, blast: Blast) -> tuple[float, bool, bool]:
     """GAP-70 / GEO-5: (distance, too close, too far) of a throw. Aimed at a model it is an attack on that model:
-    edge to edge, in range when any part of its base is; at an empty point, the model-to-point distance (GEO-4)."""
+    edge to edge, in range when any part of its base is, the minimum per `range.min_rule` (attack.ranged_reach,
+    GAP-116); at an empty point, the model-to-point distance (GEO-4)."""
     reach = blast.range_max * range_multiplier(ctx)
     t = aimed_model(ctx, m, x, y)
     if t is not None:
-        r = weapon_range(m.base(), t.base(), blast.range_min, reach)
+        band = WeaponProfile(blast.name, blast.range_min, blast.range_max, False, 1, blast.damage or 0)
+        r = ranged_reach(ctx, m, t, band)
         return r.distance, r.too_close, r.too_far
     d = point_distance(m.base(), (x, y))
     return d, d < blast.range_min - EPS, d > reach + EPS
