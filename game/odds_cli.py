@@ -34,11 +34,21 @@ from game.core.geometry.templates import FLAME_END_CENTRE, FLAME_END_RADIUS
 from game.core.odds.facts import odds_ctx
 from game.core.odds.pools import pool_dist
 from game.core.odds.ranged import RangedOdds, RoundOdds, ranged_round
-from game.core.odds.templates import ModelTemplateOdds, TemplateOdds, template_odds
+from game.core.odds.templates import Case, ModelTemplateOdds, TemplateOdds, template_odds
 from game.core.odds.unit import Dist, UnitFacts
 from game.core.rules import validate
 from game.core.rules.attack import situation
-from game.core.rules.modifiers import AttackNumbers, AttackSituation, attack_numbers, save_tn, will_tn
+from game.core.rules.blasts import (
+    Blast,
+    flame_blast,
+    grenade_blast,
+    smoke_will_tn,
+    template_save,
+    template_will_situation,
+    weapon_blast,
+)
+from game.core.rules.context import Ctx
+from game.core.rules.modifiers import AttackNumbers, AttackSituation, attack_numbers, will_tn
 from game.core.rules.setup import ModelSpec, build_profile
 from game.core.settings import Settings
 from game.core.state import ActivationState, GameState, ModelState, Phase, SideKind, SideState, UnitState
@@ -227,6 +237,11 @@ class Attack:
     @property
     def name(self) -> str:
         return self.grenade.name if self.grenade is not None else self.weapon.name if self.weapon else "?"
+
+    @property
+    def item_id(self) -> str:
+        """The weapon's or grenade's catalog id."""
+        return self.grenade.id if self.grenade is not None else self.weapon.id if self.weapon else "?"
 
     @property
     def band(self) -> tuple[float, float]:
@@ -548,15 +563,16 @@ def _ranged_parts(a: Attack, s: Settings) -> tuple[AttackNumbers, UnitFacts, Att
 @dataclass(frozen=True, slots=True)
 class BlastOdds:
     """A template attack (GAP-70, ARMORY-5.1.FLAME) priced by odds.templates.template_odds on a tiny table, with
-    the numbers each touched target model faces."""
+    the numbers a touched target model faces (blasts.template_save, blasts.template_will_situation)."""
 
     attack: Attack
     odds: TemplateOdds
     damage: int | None
     save: TargetNumber | None  # the save of an affected model; None: no damage roll (smoke, flash bang)
-    save_soft: TargetNumber | None  # behind soft cover (+2, ARMORY-5.2.TEMPLATE-COVER)
+    save_soft: TargetNumber | None  # behind soft cover (ARMORY-5.2.TEMPLATE-COVER, GAP-73)
     save_dice: int
     will: TargetNumber | None
+    will_soft: TargetNumber | None  # touching the soft cover that gave the save bonus (GAP-75)
     will_reason: str
 
     @property
@@ -577,7 +593,8 @@ def tiny_table(a: Attack, attacker: ModelState, targets: tuple[ModelState, ...],
     """A game in the attacker's activation on an open table: the target `range` inches away edge to edge along +x,
     its unit mates in a line behind it 0.05" apart (GEO-21), a low wall of the described cover class in contact in
     front of it (GEO-12), the obstructions spread on the line between (GEO-13), the attacker on a 1" platform when
-    elevated (GEO-14). No piece blocks sight, so every throw is direct (GAP-70)."""
+    elevated (GEO-14), the target's Leader 10" aside, out of any template's reach, for --leader-bonus. No piece
+    blocks sight, so every throw is direct (GAP-70)."""
     ra, rt = attacker.radius, targets[0].radius
     ax, y = 6.0, 12.0
     tx = ax + ra + a.range + rt
@@ -602,9 +619,9 @@ def tiny_table(a: Attack, attacker: ModelState, targets: tuple[ModelState, ...],
     if a.elevated:  # the attacker stands on a 1" platform (GEO-7) reaching no farther than its base
         pieces.append(TerrainPiece(2, "platform", rect(ax - ra, y - 1.0, ax + ra, y + 1.0), 0.0, z, surface=True))
     width = tx + rt * 2 * a.models + 12.0
-    bf = Battlefield(name="odds", width=width, height=24.0, pieces=tuple(pieces))
+    bf = Battlefield(name="odds", width=width, height=2 * y, pieces=tuple(pieces))
     st = GameState(scenario="odds", seed=0, rng=Rng(seed_state(0)), settings=dict(s.overrides),
-                   table=(width, 24.0), battlefield=bf, turn=1, turn_limit=6, phase=Phase.ACTION)
+                   table=(width, 2 * y), battlefield=bf, turn=1, turn_limit=6, phase=Phase.ACTION)
     st.sides = [SideState("a", "attacker", SideKind.CREW, deployed=True),
                 SideState("b", "target", SideKind.CREW, controller="ai" if a.ai else "human", deployed=True)]
     st.models["attacker"] = replace(attacker, x=ax, y=y, z=z)
@@ -612,6 +629,11 @@ def tiny_table(a: Attack, attacker: ModelState, targets: tuple[ModelState, ...],
     for i, m in enumerate(targets):
         st.models[m.id] = replace(m, x=tx + i * (2 * rt + 0.05), y=y)
     st.units["target"] = UnitState("target", "b", [m.id for m in targets], pins=1 if a.pinned else 0)
+    if a.leader_bonus:
+        lead = replace(targets[0], id="leader", unit="leader", x=tx, y=y + 10.0, wounds_taken=0, items=[],
+                       profile=replace(targets[0].profile, name="leader", leader=True))
+        st.models["leader"] = lead
+        st.units["leader"] = UnitState("leader", "b", ["leader"])
     st.order, st.deciding = ["a", "b"], "a"
     st.activation = ActivationState("attacker", budget=3, aim=a.aim)
     return st
@@ -627,11 +649,16 @@ def _template_action(a: Attack, st: GameState) -> FlameAttack | TemplateAttack |
     return TemplateAttack("attacker", a.weapon.id, t.x, t.y, a.profile.name if len(a.weapon.profiles) > 1 else None)
 
 
+def _blast_of(ctx: Ctx, a: Attack, m: ModelState) -> Blast:
+    if a.grenade is not None:
+        return grenade_blast(ctx, a.grenade.id)
+    assert a.weapon is not None and a.profile is not None
+    if a.profile.template is Template.FLAME:
+        return flame_blast(ctx, m, a.weapon.id)
+    return weapon_blast(ctx, m, a.weapon.id, a.profile.name)[2]
+
+
 def _blast_odds(a: Attack, s: Settings) -> BlastOdds:
-    if a.leader_bonus:
-        raise SpecError("--leader-bonus: not priced for template attacks: the template odds "
-                        "(game.core.odds.templates.model_round) leave the Leader's +1 out of the deflection Will "
-                        "check, which the resolver applies (SKILL-6.1.LEADER, GAP-75)")
     cat = load_catalog(s)
     attacker, targets = _models(a, cat)
     st = tiny_table(a, attacker, targets, s)
@@ -639,26 +666,33 @@ def _blast_odds(a: Attack, s: Settings) -> BlastOdds:
     try:
         validate(st, action)
     except IllegalAction as exc:
-        raise SpecError(f"--range {a.range:g}: the engine refuses this attack: {exc.reason} ({exc.rule})") from None
+        raise SpecError(f"--weapon {a.item_id} at --range {a.range:g}: the engine refuses the attack: {exc.reason} "
+                        f"({exc.rule})") from None
     ctx = odds_ctx(st)
     geo = situation(ctx, st.models["attacker"], st.models["target"], melee=False)
     want = _situation(a, s)
-    if (geo.cover, geo.cover_before_elevation, geo.elevated, geo.obstructions) != (
-            want.cover, want.cover_before_elevation, want.elevated, want.obstructions):
+    if (geo.cover, geo.cover_before_elevation, geo.elevated, geo.obstructions, geo.leader_bonus) != (
+            want.cover, want.cover_before_elevation, want.elevated, want.obstructions, want.leader_bonus):
         raise SpecError(f"--cover/--obstructions/--elevated: the table laid out for this attack gives cover "
                         f"{geo.cover.value}, {geo.obstructions} obstruction(s), elevated {geo.elevated}, not the "
                         f"described ones (GEO-12..14); try a longer --range")
     odds = template_odds(st, action)
     t = st.models["target"]
-    damage = a.grenade.damage if a.grenade is not None else a.profile.damage if a.profile else None
-    plain = AttackSituation(template=True)
+    blast = _blast_of(ctx, a, st.models["attacker"])
     sv = soft = None
-    if damage is not None:
-        sv = save_tn(t, damage, plain, catalog=cat, settings=s, target_pinned=a.pinned)
-        soft = save_tn(t, damage, replace(plain, template_soft_cover=True), catalog=cat, settings=s,
-                       target_pinned=a.pinned)
-    will, why = will_tn(t, plain, catalog=cat, settings=s)
-    return BlastOdds(a, odds, damage, sv, soft, max(1, t.profile.save_dice), will, why)
+    if blast.damage is not None:
+        sv, soft = template_save(ctx, t, blast, False), template_save(ctx, t, blast, True)
+    will, why = will_tn(t, replace(template_will_situation(False), leader_bonus=a.leader_bonus), catalog=cat,
+                        settings=s)
+    if GrenadeEffect.AUTO_PIN in blast.effects:
+        will, why = None, "the Flash Bang pins each model it touches, no save, no check (GAP-112)"
+    elif GrenadeEffect.SMOKE in blast.effects:
+        exempt = "Will NA (GAP-22)" if t.profile.will is None else "Gas Mask (EQUIP-6.2.GAS-MASK)" if (
+            "gas_mask" in t.items) else ""
+        will, why = (None, exempt) if exempt else (smoke_will_tn(ctx, t), "")
+    will_soft = will_tn(t, replace(template_will_situation(True), leader_bonus=a.leader_bonus), catalog=cat,
+                        settings=s)[0]
+    return BlastOdds(a, odds, blast.damage, sv, soft, max(1, t.profile.save_dice), will, will_soft, why)
 
 
 def price(a: Attack, settings: Settings | None = None) -> RangedOdds | BlastOdds:
@@ -753,19 +787,25 @@ def _blast_json(o: BlastOdds, s: Settings) -> dict[str, Any]:
                "save_tn": o.save.text() if o.save else None, "save": _tn_json(o.save),
                "save_soft_cover": _tn_json(o.save_soft), "save_dice": o.save_dice,
                "p_save_one_hit": _pq(p_saved(o.save.value, o.save_dice, s)) if o.save else None,
-               "will_tn": o.will.text() if o.will else o.will_reason, "will": _tn_json(o.will)}
+               "will_tn": o.will.text() if o.will else o.will_reason, "will": _tn_json(o.will),
+               "will_soft_cover": _tn_json(o.will_soft)}
     others = {mid: {"p_touched": _pq(m.p_touched), "p_wound": _pq(m.p_wound), "p_ooa": _pq(m.p_ooa)}
               for mid, m in o.odds.models.items() if mid != "target"}
     return {"numbers": numbers, "summary": {k: _pq(v) for k, v in o.summary().items()},
             "effects": {k: _pq(v) for k, v in (t.effects.items() if t else ())},
-            "given": {e: _round_json(r) for e, r in (t.given.items() if t else ())},
+            "cases": [_case_json(c, p, t.rounds[c]) for c, p in t.cases.items()] if t else [],
             "attacker_crit": _dist_json(o.odds.attacker_crit), "other_models": others}
+
+
+def _case_json(c: Case, p: Prob, r: RoundOdds) -> dict[str, Any]:
+    """One way the template can leave the target hit (odds.templates.Case) with its probability and round."""
+    return {"effect": c.effect, "will_cover": c.will_cover, "leaders": list(c.leaders), "leader_sees": c.leader_sees,
+            "p": _pq(p), "round": _round_json(r)}
 
 
 def _attack_json(a: Attack) -> dict[str, Any]:
     lo, hi = a.band
-    item = a.grenade or a.weapon
-    return {"kind": "template" if a.template else "ranged", "weapon": item.id if item else None,
+    return {"kind": "template" if a.template else "ranged", "weapon": a.item_id,
             "profile": a.profile.name if a.profile else None,
             "template": a.template.value if a.template else None, "range": a.range, "range_band": [lo, hi],
             "ca": a.ca, "aim": a.aim, "unload": a.unload, "items": list(a.attacker_items),
@@ -775,6 +815,8 @@ def _attack_json(a: Attack) -> dict[str, Any]:
 _ORDER = {"none": 0, "no_roll": 0, "exempt": 1, "pass": 2, "fail": 3, "success": 4, "failure": 5, "mix": 6}
 _NOTES = {
     "hits": "dice that hit",
+    "template hits": "the template's automatic hit on a model it touches (GAP-70)",
+    "smoke check": "none: no check (a Flash Bang); exempt: Will NA or a Gas Mask (GAP-72)",
     "saves rolled": "the Burn's saves, one after each failed one (ARMORY-5.1.BURN)",
     "deflections": "hits the armour saved",
     "wounds": "hits not saved, one Wound each (COMBAT-4.3.WOUND)",
@@ -800,11 +842,14 @@ def _row(label: str, d: Dist) -> list[str]:
     return [f"  {label:<14}" + "  ".join(f"{k}: {float(v):.6g}" for k, v in items), f"  {'':<14}({_NOTES[label]})"]
 
 
-def _round_lines(r: RoundOdds, attacker_crit: Dist | None, *, burn: bool = False) -> list[str]:
-    rows = [("saves rolled" if burn else "hits", r.hits), ("deflections", r.deflections), ("wounds", r.wounds),
-            ("pins gained", r.pins), ("Will check", r.will)]
+def _round_lines(r: RoundOdds, attacker_crit: Dist | None, *, kind: str = "ranged") -> list[str]:
+    """The rows of one round; `kind` "template" (one automatic hit), "burn" (the saves of the Burn) or "no_damage"
+    (a smoke or Flash Bang template: Pins and the smoke Will check only)."""
+    first = {"burn": "saves rolled", "template": "template hits"}.get(kind, "hits")
+    rows = [] if kind == "no_damage" else [(first, r.hits), ("deflections", r.deflections), ("wounds", r.wounds)]
+    rows += [("pins gained", r.pins), ("smoke check" if kind == "no_damage" else "Will check", r.will)]
     rows += [("attacker crit", attacker_crit)] if attacker_crit is not None else []
-    rows += [("save crit", r.save_crit)]
+    rows += [] if kind == "no_damage" else [("save crit", r.save_crit)]
     return [line for label, d in rows for line in _row(label, d)]
 
 
@@ -827,7 +872,8 @@ def _mods(tn: TargetNumber) -> str:
 
 
 def _target_lines(a: Attack, save: TargetNumber | None, dice: int, will: TargetNumber | None, why: str,
-                  s: Settings) -> list[str]:
+                  s: Settings, *, check: str = "deflection Will check: once per round with a deflected hit while it "
+                                              "stands; failed: 1 Pin (COMBAT-4.3.DEFLECT-WILL)") -> list[str]:
     if a.armour is None:
         kind = f"natural armour, Armor {a.armour_value} (ARMORY-5.3.NATURAL)"
     else:
@@ -841,9 +887,8 @@ def _target_lines(a: Attack, save: TargetNumber | None, dice: int, will: TargetN
                   f"    one hit alone is saved with P {float(p_saved(save.value, dice, s)):.6g} = "
                   f"{_save_formula(save.value, dice)}"]
     if will is None:
-        return lines + [f"  deflection Will check: none: {why}"]
-    return lines + ["  deflection Will check: once per round with a deflected hit while it stands; failed: 1 Pin "
-                    "(COMBAT-4.3.DEFLECT-WILL)", f"    Will {tn_text(will)}"]
+        return lines + [f"  {check.split(':')[0]}: none: {why}"]
+    return lines + [f"  {check}", f"    Will {tn_text(will)}"]
 
 
 def odds_text(o: RangedOdds | BlastOdds, attack: Attack, *, settings: Settings | None = None) -> str:
@@ -900,12 +945,23 @@ def _blast_text(o: BlastOdds, s: Settings) -> str:
         lines.append(f"  each model touched: 1 automatic hit at Damage {o.damage} ({rule})" + (
             "; it Burns: saves again after each failed save until one passes or it is down (ARMORY-5.1.BURN, "
             "GAP-74)" if burn else ""))
-    lines += _target_lines(a, o.save, o.save_dice, o.will, o.will_reason, s)
+    smoke = bool(a.grenade and GrenadeEffect.SMOKE in a.grenade.effects)
+    check = ("smoke Will check: once for each model the cloud lands on; failed: 1 Pin (GAP-72)" if smoke else
+             "deflection Will check: once with a deflected hit while it stands; failed: 1 Pin "
+             "(COMBAT-4.3.DEFLECT-WILL, GAP-75)")
+    lines += _target_lines(a, o.save, o.save_dice, o.will, o.will_reason, s, check=check)
     if o.save_soft is not None and t is not None and t.effects.get("soft_cover"):
         lines.append(f"    behind soft cover: save {tn_text(o.save_soft)}")
-    for e, r in (t.given.items() if t else ()):
-        lines += ["", f"If the target is {EFFECTS_TEXT[e]} (exact distributions; decimals shown):"]
-        lines += _round_lines(r, None, burn=burn)
+    if o.will_soft is not None and t is not None and any(c.will_cover for c in t.cases):
+        lines.append(f"    touching the soft cover that gave it the save bonus: Will {tn_text(o.will_soft)} (GAP-75)")
+    for c, p in (t.cases.items() if t is not None else ()):
+        assert t is not None
+        how = EFFECTS_TEXT[c.effect] + (", touching that soft cover (GAP-75)" if c.will_cover else "") + (
+            ", its Leader's sight through the new smoke " + ("kept" if c.leader_sees else "lost")
+            if c.leader_sees is not None and a.leader_bonus else "")
+        lines += ["", f"If the target is {how} (P {float(p):.6g}; exact distributions, decimals shown):"]
+        lines += _round_lines(t.rounds[c], None, kind="no_damage" if o.damage is None else "burn" if burn
+                              else "template")
     lines += ["", "Summary, over where the template lands:"] + _summary_lines(o.summary(), labels)
     others = [f"  {mid}: touched {float(m.p_touched):.6g}" + ("" if mid == "attacker" else
                                                              f", P(at least one Wound) {float(m.p_wound):.6g}")

@@ -192,13 +192,68 @@ def test_odds_json_equals_the_odds_api_for_every_weapon_and_armour(capsys, weapo
     mt = o.models["b1"]
     assert data["numbers"]["hit"] == (None if o.tn is None else {"tn": o.tn.value, "breakdown": o.tn.breakdown()})
     assert data["effects"] == {k: pq(v) for k, v in mt.effects.items()}
-    assert data["given"] == {e: round_json(r) for e, r in mt.given.items()}
+    assert data["cases"] == [{"effect": c.effect, "will_cover": c.will_cover, "leaders": list(c.leaders),
+                              "leader_sees": c.leader_sees, "p": pq(p), "round": round_json(mt.rounds[c])}
+                             for c, p in mt.cases.items()]
     assert data["attacker_crit"] == dist(o.attacker_crit)
     want = {"p_hit": o.p_hit, "p_touched": mt.p_touched, "p_affected": mt.effects["affected"] +
             mt.effects["soft_cover"], "expected_wounds": mt.expected_wounds, "p_wound": mt.p_wound,
             "p_ooa": mt.p_ooa, "p_pinned_by_will": mt.p_pinned_by_will, "p_any_pin": mt.p_any_pin}
     assert data["summary"] == {k: pq(v) for k, v in want.items()}
     assert data["numbers"]["save_dice"] == CAT.armour(armour).save_dice
+
+
+UNIT_CASES = {  # the command's flags, and the same target on a game table
+    "leader": (("--leader-bonus",), {"leader": True}),
+    "unit of 3, pinned": (("--models", "3", "--pinned"), {"models": 3, "pinned": True}),
+    "AI kit, wounded": (("--ai", "--target-items", "medkit", "--wounds", "2", "--wounds-taken", "1"),
+                        {"ai": True, "items": ["medkit"], "wounds": 2, "taken": 1}),
+    "hard, pinned, Will NA": (("--target-skills", "hard", "--pinned", "--will", "NA"),
+                              {"skills": ("hard",), "pinned": True, "will": None}),
+}
+
+
+@pytest.mark.parametrize("weapon", ["assault_rifle", "hand_grenade", "flame_thrower"])
+@pytest.mark.parametrize("case", sorted(UNIT_CASES))
+def test_units_leaders_kits_and_pins_equal_the_engine(capsys, weapon, case):
+    """SKILL-6.1.LEADER (a Leader in sight: +1 Will), GAP-77 (a unit of 3: casualties nearest first), AI-D.11 (an
+    A.I. side's Med-Kit), GAP-91 (a wounded 2-Wound model), SKILL-6.1.HARD, COMBAT-4.3.KICK-RANGED, GAP-22: the
+    command's numbers equal game.core.odds on a game holding those models."""
+    extra, want = UNIT_CASES[case]
+    distance = 4.0 if weapon == "flame_thrower" else 10.0
+    data = run_json(capsys, "--weapon", weapon, "--range", str(distance), *extra)
+    tx = 10.0 + 0.5 + distance + 0.5
+    target = profile(wounds=want.get("wounds", 1), will=want.get("will", 5), skills=want.get("skills", ()))
+    models = [("a1", "a", profile(ca=5, weapons=() if weapon == "hand_grenade" else (weapon,)), (10.0, 12.0)),
+              ("b1", "b", target, (tx, 12.0))]
+    units = None
+    if want.get("models"):
+        models += [(f"b{i}", "b", target, (tx + (i - 1) * 1.05, 12.0)) for i in (2, 3)]
+        units = {"pack": ["b1", "b2", "b3"]}
+    if want.get("leader"):
+        models.append(("lead", "b", profile(leader=True), (tx, 22.0)))
+    st = game(models, items={"b1": want.get("items", [])}, units=units, grenades={"a1": {"hand_grenade": 2}})
+    st.models["b1"].wounds_taken = want.get("taken", 0)
+    if want.get("pinned"):
+        st.units[st.models["b1"].unit].pins = 1
+    if want.get("ai"):
+        st.side("b").controller = "ai"
+    activate(st, "a1")
+    b1 = st.models["b1"]
+    if weapon == "assault_rifle":
+        o = attack_odds(st, RangedAttack("a1", "b1", weapon))
+        assert data["summary"] == {k: pq(v) for k, v in o.summary().items()}
+        assert data["distributions"] == round_json(o.target_round) | {"attacker_crit": dist(o.attacker_crit)}
+        return
+    action = FlameAttack("a1", weapon, 0.0) if weapon == "flame_thrower" else ThrowGrenade("a1", weapon, b1.x, b1.y)
+    o = attack_odds(st, action)
+    mt = o.models["b1"]
+    assert data["effects"] == {k: pq(v) for k, v in mt.effects.items()}
+    assert data["summary"]["p_wound"] == pq(mt.p_wound) and data["summary"]["p_any_pin"] == pq(mt.p_any_pin)
+    assert [c["round"] for c in data["cases"]] == [round_json(mt.rounds[c]) for c in mt.cases]
+    if want.get("models"):
+        assert {k: v["p_touched"] for k, v in data["other_models"].items() if k != "attacker"} == {
+            f"target{i}": pq(o.models[f"b{i}"].p_touched) for i in (2, 3) if f"b{i}" in o.models}
 
 
 # --- nonsense is refused: one line, the argument, the rule, exit 2 ------------------------------------------------
@@ -246,7 +301,6 @@ CORPUS: list[tuple[tuple[str, ...], str, str]] = [
     (("--cover", "wall"), "--cover", "GEO-12"), (("--cover", "obstruction"), "--cover", "GEO-12"),
     (("--will", "brave"), "--will", "VITALS-2.1.WILL"), (("--will", "11"), "--will", "VITALS-2.1.WILL"),
     (("--models", "0"), "--models", "GAP-77"), (("--models", HUGE), "--models", "GAP-77"),
-    (("--weapon", "grenade_launcher", "--leader-bonus"), "--leader-bonus", "SKILL-6.1.LEADER"),
     (("--weapon", "hand_grenade", "--range", "1.5", "--obstructions", "10", "--cover", "hard"), "--obstructions",
      "GEO-13"),
     (("--armour", "military", "--armour-type", "exo"), "--armour", "same field"),
