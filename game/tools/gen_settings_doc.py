@@ -38,7 +38,8 @@ check applies to a scenario's settings and to the settings of a loaded record or
 by this version (anomalies, the Stalls, ...), or the behaviour is played at the default only and no rule
 reads the setting yet. Setting such a key to its default is accepted: that is what the engine plays, and
 records that spell the default out still load. Each enforced key with alternatives has a test that flips
-it and asserts the effect it governs (marked `pytest.mark.setting("key")`).
+it and asserts the effect it governs (marked `pytest.mark.setting("key")`; tests/core/test_settings_coverage.py
+fails for a key without one).
 """
 
 LEAVES_INTRO = """\

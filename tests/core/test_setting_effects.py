@@ -514,3 +514,50 @@ def test_pin_lock_lets_a_pinned_model_dress_itself_only_if_listed() -> None:
             with pytest.raises(IllegalAction, match="may only Rally") as err:
                 apply(st, UseItem("m", "medkit"))
             assert err.value.rule == "COMBAT-4.4.PIN-LOCK"
+
+
+# --- cover and Will in the resolver (geometry/sight/cover.py, modifiers.py) --------------------------------
+
+ROOF = TerrainPiece(6, "roof", rect(8.0, 9.0, 12.0, 13.0), 0.0, 3.0, cover=Cover.NONE, surface=True)
+HEDGE = TerrainPiece(7, "split-log fence", rect(14.0, 9.0, 14.5, 13.0), 0.0, 0.75, cover=Cover.OBSTRUCTION)
+
+
+@pytest.mark.setting("elev.ignore_obstructions")
+def test_gap82_an_elevated_attacker_ignores_obstructions_only_with_the_setting() -> None:
+    """GAP-82 / GEO-14: shooting from a 3" roof over a fence: the obstruction's -1 vanishes by default and counts
+    with `elev.ignore_obstructions`=false."""
+    for flag, counted in ((True, False), (False, True)):
+        st = duel({"elev.ignore_obstructions": flag}, a={"weapons": ("assault_rifle",)}, apos=(10, 11, 3.0),
+                  bpos=(20.55, 11), pieces=(ROOF, HEDGE))
+        ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([9, 9, 9]))
+        assert ("1 obstruction(s)" in labels(roll_of(ev, "Assault Rifle"))) is counted
+        assert next(e for e in ev if e.type == "attack").data["obstructions"] == int(counted)
+
+
+@pytest.mark.setting("wounded.will_stack")
+def test_gap91_wounds_sustained_lower_the_deflection_will_only_when_stacking() -> None:
+    """GAP-91: a two-wound model with one Wound takes -1 (Two-Wound Rule) and, stacking, -1 per Wound sustained."""
+    for flag, tn in ((True, 3), (False, 4)):
+        st = duel({"wounded.will_stack": flag}, a={"weapons": ("assault_rifle",)}, b={"armor": 5, "will": 5,
+                                                                                     "wounds": 2})
+        st.models["b1"].wounds_taken = 1
+        ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([2, 9, 9, 2, 9]))
+        will = roll_of(ev, "Will check")
+        assert will.data["tn"] == tn
+        assert ("Wounds sustained" in labels(will)) is flag
+
+
+BUNKER = TerrainPiece(8, "bunker wall", rect(20.0, 9.0, 20.04, 13.0), 0.0, 1.0, cover=Cover.HARDENED)
+
+
+@pytest.mark.setting("pin.cover_bonus_hardened")
+def test_gap81_pinned_behind_hardened_cover_armor_bonus() -> None:
+    """COMBAT-4.4.PIN-COVER / GAP-81: a Pinned model behind Hardened cover adds +3 Armor against direct fire
+    (`pin.cover_bonus_hardened`; alternative 2)."""
+    for bonus in (3, 2):
+        st = duel({"pin.cover_bonus_hardened": bonus}, a={"ca": 9, "weapons": ("assault_rifle",)}, b={"armor": 3},
+                  bpos=(20.55, 11), pieces=(BUNKER,))
+        st.units["b1"].pins = 1
+        ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([2, 9, 9, 9, 9]))
+        breakdown = roll_of(ev, "armour saves").data["breakdown"]
+        assert any(b[0].startswith("Pinned in") and b[1] == bonus for b in breakdown), breakdown
