@@ -516,10 +516,12 @@ def _models(a: Attack, cat: Catalog) -> tuple[ModelState, tuple[ModelState, ...]
                                                   a.attacker_skills, a.attacker_items)), ca=a.ca)
     t_spec = ModelSpec("target", "target", "hardened", a.armour.id if a.armour else "civilian", (), a.target_skills,
                        a.target_items)
-    t_prof = replace(build_profile(cat, t_spec), will=a.will, wounds=a.wounds, armor=a.armour_value,
-                     will_exempt=a.will_exempt)
-    if a.armour is None:
-        t_prof = replace(t_prof, armour="natural", armour_move_mod=0.0, creature=True, obscured=None, save_dice=1)
+    base = build_profile(cat, t_spec)
+    natural = a.armour is None  # ARMORY-5.3.NATURAL: a hide, never Obscured, one save die
+    t_prof = replace(base, will=a.will, wounds=a.wounds, armor=a.armour_value, will_exempt=a.will_exempt,
+                     armour="natural" if natural else base.armour, armour_move_mod=0.0 if natural else
+                     base.armour_move_mod, creature=natural, obscured=None if natural else base.obscured,
+                     save_dice=1 if natural else base.save_dice)
     attacker = ModelState("attacker", "attacker", "a", a_prof, deployed=True, items=list(a.attacker_items),
                           grenades={a.grenade.id: 2} if a.grenade is not None else {})
     targets = tuple(ModelState(f"target{i + 1}" if i else "target", "target", "b", t_prof, deployed=True,
