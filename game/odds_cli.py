@@ -272,7 +272,8 @@ class _Reader:
         return FIELDS[name][1] if v is None and name in FIELDS else v
 
     def fail(self, name: str, why: str) -> SpecError:
-        return SpecError(f"{self.label(name)} {self.shown(name)}: {why}")
+        flag = name in FLAGS and self.label(name).startswith("--")
+        return SpecError(f"{self.label(name)}{'' if flag else ' ' + self.shown(name)}: {why}")
 
     def shown(self, name: str) -> str:
         v = self.value(name)
@@ -352,7 +353,7 @@ def check_spec(raw: dict[str, Any], where: dict[str, str] | None = None, *,
     a_items = _items(r, "attacker_items", cat, weapon)
     a_skills = _skills(r, "attacker_skills", cat, s)
     if flags["unload"]:
-        _check_unload(r, weapon, profile)
+        _check_unload(r, cat, weapon, profile)
         a_skills = a_skills if "unload" in a_skills else a_skills + ("unload",)
     armour, value, save_dice, obscured = _armour(r, cat, s, creature=flags["creature"])
     will = None if str(r.value("will")).strip().upper() == "NA" else r.int("will", 0, 10, "Will", "VITALS-2.1.WILL")
@@ -368,6 +369,9 @@ def check_spec(raw: dict[str, Any], where: dict[str, str] | None = None, *,
                               "(GEO-14)")
     if cover_text not in COVERS:
         raise r.fail("cover", f"unknown cover class; one of {', '.join(COVERS)} (GEO-12, CORE-3.6.TABLE)")
+    if flags["leader_bonus"] and "leader" in r.names("target_skills") and not s["leader.self_bonus"]:
+        raise r.fail("leader_bonus", "the target is the Leader, who does not give himself the bonus "
+                                     "(SKILL-6.1.LEADER, leader.self_bonus)")
     a = Attack(
         ca=r.int("ca", 0, 10, "CA", "VITALS-2.1.CA"), weapon=weapon, grenade=grenade, profile=profile,
         attacker_items=a_items, attacker_skills=a_skills, armour=armour, armour_value=value, obscured=obscured,
@@ -432,11 +436,12 @@ def _skills(r: _Reader, name: str, cat: Catalog, s: Settings) -> tuple[str, ...]
     return tuple(dict.fromkeys(out))
 
 
-def _check_unload(r: _Reader, weapon: Weapon | None, profile: WeaponProfile | None) -> None:
+def _check_unload(r: _Reader, cat: Catalog, weapon: Weapon | None, profile: WeaponProfile | None) -> None:
     if weapon is None or profile is None or not weapon.unload_eligible or profile.template is not None:
         what = weapon.name if weapon is not None else "a grenade"
+        able = ", ".join(w.id for w in cat.weapons.values() if w.unload_eligible)
         raise r.fail("unload", f"{what} cannot Unload: only FP 2+ weapons without Reload, Limited Ammo or a "
-                               f"template may (SMG, Assault Rifle, Battle Rifle, LMG, HMG; SKILL-6.1.UNLOAD)")
+                               f"template may ({able}; SKILL-6.1.UNLOAD)")
 
 
 def _armour(r: _Reader, cat: Catalog, s: Settings, *,
@@ -869,6 +874,10 @@ def _band(a: Attack) -> str:
     return f"{'Melee' if a.profile is not None and a.profile.melee_capable else f'{lo:g}'}-{hi:g}"
 
 
+def _distance(a: Attack) -> str:
+    return f"{a.range:g}\"" + ("" if a.range_given else " (the default --range)")
+
+
 def _mods(tn: TargetNumber) -> str:
     return ", ".join([f"{tn.base.label} {tn.base.value}"] + [f"{m.label} {m.value:+d} ({m.rule})" for m in tn.mods])
 
@@ -900,11 +909,10 @@ def odds_text(o: RangedOdds | BlastOdds, attack: Attack, *, settings: Settings |
         return _blast_text(o, s)
     n, a = o.numbers, attack
     assert a.weapon is not None and a.profile is not None
-    lo, hi = a.band
     fp = a.profile.fp
     prof = f" ({a.profile.name})" if len(a.weapon.profiles) > 1 else ""
-    lines = [f"Attack: {a.weapon.name}{prof}, FP {fp}, range {_band(a)}\"; the target is {a.range:g}\" away "
-             f"edge to edge (GEO-4)",
+    lines = [f"Attack: {a.weapon.name}{prof}, FP {fp}, range {_band(a)}\"; the target is {_distance(a)} "
+             f"away edge to edge (GEO-4)",
              f"  {n.dice} dice (" + (f"FP {fp} + FP {fp} + 2: Unload, SKILL-6.1.UNLOAD" if a.unload else f"FP {fp}")
              + "); a die <= the TN hits, a natural 1 always, a natural 10 never (INTRO-1.2.CRIT-*)",
              f"    hit {tn_text(n.hit)}"]
@@ -918,19 +926,18 @@ def odds_text(o: RangedOdds | BlastOdds, attack: Attack, *, settings: Settings |
 
 def _blast_text(o: BlastOdds, s: Settings) -> str:
     a, tn, t = o.attack, o.odds.tn, o.target
-    lo, hi = a.band
     kind = {Template.SBT: "SBT, 3\" across", Template.LBT: "LBT, 5\" across",
             Template.FLAME: "flame template, 8\" long and 3\" wide"}[a.template or Template.SBT]
     burn = bool(a.grenade and GrenadeEffect.BURN in a.grenade.effects) or bool(
         a.profile and Special.BURN in a.profile.specials)
     if tn is None:
         lines = [f"Attack: {a.name} ({kind}, GEO-15), its tip on the attacker's base, pointed at the target "
-                 f"{a.range:g}\" away edge to edge; no roll: every model under it is hit (ARMORY-5.1.FLAME, GAP-73)"]
+                 f"{_distance(a)} away edge to edge; no roll: every model under it is hit (ARMORY-5.1.FLAME, GAP-73)"]
         labels = {"p_hit": "P(placed: no roll)"}
     else:
         prof = f" ({a.profile.name})" if a.weapon is not None and a.profile and len(a.weapon.profiles) > 1 else ""
         lines = [f"Attack: {a.name}{prof} ({kind}), range {_band(a)}\", aimed at the centre of the target "
-                 f"{a.range:g}\" away edge to edge (GAP-70)",
+                 f"{_distance(a)} away edge to edge (GAP-70)",
                  f"  1 die: a roll <= the TN lands on the point, P {float(o.odds.p_hit):.6g} (INTRO-1.2.CRIT-*)",
                  f"    throw {tn_text(tn)}",
                  "  a miss deviates D10/2\" in a random direction (ARMORY-5.4.DEVIATION, GEO-18, GAP-71)"]

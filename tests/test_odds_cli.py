@@ -304,6 +304,7 @@ CORPUS: list[tuple[tuple[str, ...], str, str]] = [
     (("--weapon", "hand_grenade", "--range", "1.5", "--obstructions", "10", "--cover", "hard"), "--obstructions",
      "GEO-13"),
     (("--armour", "military", "--armour-type", "exo"), "--armour", "same field"),
+    (("--leader-bonus", "--target-skills", "leader"), "--leader-bonus", "SKILL-6.1.LEADER"),
 ]
 
 
