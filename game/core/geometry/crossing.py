@@ -60,31 +60,13 @@ def point_state(px: float, py: float, ed: FloatSeq, e0: int, e1: int) -> int:
     return 0
 
 
-def seg_piece(ax: float, ay: float, az: float, bx: float, by: float, bz: float, ed: FloatSeq, e0: int, e1: int,
-              zlo: float, zhi: float, mode: int, tbuf: FloatBuf) -> tuple[bool, bool, float]:
-    """The shared predicate: the segment A->B against one footprint (edges e0..e1) and its z band [zlo, zhi].
+def breakpoints(ax: float, ay: float, dx: float, dy: float, l2: float, seg_len: float, ed: FloatSeq, e0: int,
+                e1: int, tbuf: FloatBuf) -> int:
+    """Where the segment A + t (dx, dy), 0 <= t <= 1, meets the boundary of edges e0..e1: the sorted parameters
+    0, the breakpoints strictly inside, 1 in tbuf[:n]; returns n (the method of `seg_piece`).
 
-    Returns (crosses, hits, low_len): `crosses` iff the 2D segment meets the footprint's interior (GEO-12);
-    `hits` (MODE_PRISM) iff the 3D segment passes strictly through the prism (GEO-10); `low_len` (MODE_WOODS)
-    the 2D length of the interior parts where the ray is below `zhi` (the 4" canopy, GEO-10.WOODS).
-    Method: every parameter t where the segment meets the boundary is a breakpoint (edge crossings, touched
-    vertices, ends of collinear overlaps); in MODE_CROSS the ends are taken in (x, y) order so that A->B and
-    B->A always agree; between two breakpoints the segment is wholly interior, exterior
-    or on the boundary, decided at the midpoint by `point_state`. `tbuf` is scratch space of at least
-    2 * (e1 - e0) + 2 floats.
+    A breakpoint is an edge crossing, a vertex on (or within TOL of) the line, or an end of a collinear overlap.
     """
-    if mode == MODE_CROSS and (ax > bx or (ax == bx and ay > by)):
-        ax, ay, bx, by = bx, by, ax, ay  # crossing is symmetric: always measure from the lower end
-    dx = bx - ax
-    dy = by - ay
-    dz = bz - az
-    l2 = dx * dx + dy * dy
-    if l2 == 0.0:
-        if point_state(ax, ay, ed, e0, e1) != 1:
-            return False, False, 0.0
-        hit = max(az, bz) > zlo + TOL and min(az, bz) < zhi - TOL
-        return True, hit, 0.0
-    seg_len = math.sqrt(l2)
     reach = TOL * seg_len
     tbuf[0] = 0.0
     tbuf[1] = 1.0
@@ -124,6 +106,35 @@ def seg_piece(ax: float, ay: float, az: float, bx: float, by: float, bz: float, 
             tbuf[j + 1] = tbuf[j]
             j -= 1
         tbuf[j + 1] = v
+    return n
+
+
+def seg_piece(ax: float, ay: float, az: float, bx: float, by: float, bz: float, ed: FloatSeq, e0: int, e1: int,
+              zlo: float, zhi: float, mode: int, tbuf: FloatBuf) -> tuple[bool, bool, float]:
+    """The shared predicate: the segment A->B against one footprint (edges e0..e1) and its z band [zlo, zhi].
+
+    Returns (crosses, hits, low_len): `crosses` iff the 2D segment meets the footprint's interior (GEO-12);
+    `hits` (MODE_PRISM) iff the 3D segment passes strictly through the prism (GEO-10); `low_len` (MODE_WOODS)
+    the 2D length of the interior parts where the ray is below `zhi` (the 4" canopy, GEO-10.WOODS).
+    Method: every parameter t where the segment meets the boundary is a breakpoint (edge crossings, touched
+    vertices, ends of collinear overlaps); in MODE_CROSS the ends are taken in (x, y) order so that A->B and
+    B->A always agree; between two breakpoints the segment is wholly interior, exterior
+    or on the boundary, decided at the midpoint by `point_state`. `tbuf` is scratch space of at least
+    2 * (e1 - e0) + 2 floats.
+    """
+    if mode == MODE_CROSS and (ax > bx or (ax == bx and ay > by)):
+        ax, ay, bx, by = bx, by, ax, ay  # crossing is symmetric: always measure from the lower end
+    dx = bx - ax
+    dy = by - ay
+    dz = bz - az
+    l2 = dx * dx + dy * dy
+    if l2 == 0.0:
+        if point_state(ax, ay, ed, e0, e1) != 1:
+            return False, False, 0.0
+        hit = max(az, bz) > zlo + TOL and min(az, bz) < zhi - TOL
+        return True, hit, 0.0
+    seg_len = math.sqrt(l2)
+    n = breakpoints(ax, ay, dx, dy, l2, seg_len, ed, e0, e1, tbuf)
     crosses = False
     low_len = 0.0
     for i in range(n - 1):
@@ -156,6 +167,42 @@ def seg_piece(ax: float, ay: float, az: float, bx: float, by: float, bz: float, 
             if hi > lo:
                 low_len += (hi - lo) * seg_len
     return crosses, False, low_len
+
+
+def cross_spans(ax: float, ay: float, bx: float, by: float, ed: FloatSeq, e0: int, e1: int, tbuf: FloatBuf,
+                out: FloatBuf, off: int) -> int:
+    """The interior parts of the 2D segment A-B in one footprint (GEO-12 crossing; GEO-13 walls), in inches.
+
+    Writes each part as (lo, hi), its distances from the segment's (x, y)-lower end (as MODE_CROSS measures,
+    so A-B and B-A agree), to out[off + 2k], out[off + 2k + 1]; returns how many (0 iff `seg_piece` in
+    MODE_CROSS says the segment does not cross). At most 2 * (e1 - e0) + 1 parts; `tbuf` as for `seg_piece`.
+    """
+    if ax > bx or (ax == bx and ay > by):
+        ax, ay, bx, by = bx, by, ax, ay
+    dx = bx - ax
+    dy = by - ay
+    l2 = dx * dx + dy * dy
+    if l2 == 0.0:
+        if point_state(ax, ay, ed, e0, e1) != 1:
+            return 0
+        out[off] = 0.0
+        out[off + 1] = 0.0
+        return 1
+    seg_len = math.sqrt(l2)
+    n = breakpoints(ax, ay, dx, dy, l2, seg_len, ed, e0, e1, tbuf)
+    k = 0
+    for i in range(n - 1):
+        ta = tbuf[i]
+        tb = tbuf[i + 1]
+        if (tb - ta) * seg_len <= 2.0 * TOL:
+            continue
+        tm = 0.5 * (ta + tb)
+        if point_state(ax + tm * dx, ay + tm * dy, ed, e0, e1) != 1:
+            continue
+        out[off + 2 * k] = ta * seg_len
+        out[off + 2 * k + 1] = tb * seg_len
+        k += 1
+    return k
 
 
 def seg_cylinder(ax: float, ay: float, az: float, bx: float, by: float, bz: float, cx: float, cy: float, r: float,

@@ -57,12 +57,27 @@ def point_distance(a: Base, p: Point2) -> float:
     return max(0.0, math.hypot(a.x - p[0], a.y - p[1]) - a.radius)
 
 
-def weapon_range(a: Base, t: Base, min_range: float, max_range: float) -> RangeFact:
-    """GEO-5: in range iff min <= D(A,T) <= max, each limit met within EPS (closest-edge minimum, GAP-116)."""
-    d = base_distance(a, t).distance
-    too_close = d < min_range - EPS
+def weapon_range(a: Base, t: Base, min_range: float, max_range: float, *,
+                 settings: Settings | None = None) -> RangeFact:
+    """GEO-5: in range iff min <= D(A,T) <= max, each limit met within EPS (COMBAT-4.1.REQUIREMENTS).
+
+    The maximum is always edge to edge (any part of the base within range). The minimum follows
+    `range.min_rule` (GAP-116): `closest_edge` (the house rule) compares D(A,T); `centre` compares the
+    distance between the base centres, and the fact then cites GAP-116.
+    """
+    settings = settings or Settings.defaults()
+    rule = settings["range.min_rule"]
+    fact = base_distance(a, t)
+    d = fact.distance
+    if rule == "closest_edge":
+        too_close = d < min_range - EPS
+    elif rule == "centre":
+        too_close = fact.centre_distance < min_range - EPS
+    else:
+        raise ValueError(f"range.min_rule {rule!r}: expected 'closest_edge' or 'centre' (GAP-116)")
     too_far = d > max_range + EPS
-    return RangeFact(d, min_range, max_range, not (too_close or too_far), too_close, too_far)
+    return RangeFact(d, min_range, max_range, not (too_close or too_far), too_close, too_far,
+                     rule="GEO-5" if rule == "closest_edge" else "GAP-116")
 
 
 def base_contact(a: Base, b: Base, tolerance: float) -> ContactFact:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from game.core.battlefield import Battlefield, Cover, Scene
-from game.core.geometry.sight.cover import cover_against, rank_to_cover
+from game.core.geometry.sight.cover import below_feet_gives_cover, cover_against, rank_to_cover, wall_gap
 from game.core.geometry.sight.jit import kernels
 from game.core.geometry.sight.los import SightBackend, cylinders, line_of_sight
 from game.core.geometry.sight.verdicts import VERDICT_WIDTH
@@ -38,11 +38,14 @@ class CheckVerdict:
 
 
 def _params(settings: Settings) -> np.ndarray:
+    """The kernels' `params` row (layout in `game.core.geometry.sight.verdicts`)."""
     return np.array([
         float(settings["los.woods_depth"]), float(settings["geo.contact_tol"]), float(settings["elev.step"]),
         1.0 if settings["obstruction.ignore_attacker_contact"] else 0.0,
         1.0 if settings["elev.ignore_obstructions"] else 0.0,
         float(Cover(settings["elev.hardened_becomes"]).rank),
+        wall_gap(settings),
+        1.0 if below_feet_gives_cover(settings) else 0.0,
     ], dtype=np.float64)
 
 
@@ -80,9 +83,12 @@ class PairTable:
 
 
 def _scratch(world: World, nb: int) -> tuple[np.ndarray, ...]:
+    """xl, cidx, cdist, cptr, then el, ex, grp, soff (GEO-13 walls) for a call over nb bases."""
     np_ = max(world.n_pieces, 1)
     return (np.empty(np_, dtype=np.int64), np.empty(nb * np_, dtype=np.int64),
-            np.empty(nb * np_, dtype=np.float64), np.empty(nb + 1, dtype=np.int64))
+            np.empty(nb * np_, dtype=np.float64), np.empty(nb + 1, dtype=np.int64),
+            np.empty(np_, dtype=np.int64), np.empty(np_, dtype=np.int64), np.empty(np_, dtype=np.int64),
+            np.empty(np_ + 1, dtype=np.int64))
 
 
 def check_pairs(bf: Battlefield, scene: Scene, pairs: Sequence[tuple[str, str]], *,
@@ -98,10 +104,11 @@ def check_pairs(bf: Battlefield, scene: Scene, pairs: Sequence[tuple[str, str]],
     cyl, _ = cylinders(scene, exclude=(), settings=settings)
     cyla = np.array(cyl, dtype=np.float64).reshape(-1) if cyl else np.zeros(0, dtype=np.float64)
     out = np.zeros(len(pairs) * VERDICT_WIDTH, dtype=np.int64)
-    xl, cidx, cdist, cptr = _scratch(world, len(ids))
-    kernels().pair_verdicts(flat, len(pairs), _bases(scene, ids), len(ids), world.ed, world.pf, world.pn, world.gf,
-                            world.gn, world.cs, world.ci, world.wi, cyla, len(cyl), _params(settings), world.stamp,
-                            world.cand, world.tbuf, xl, cidx, cdist, cptr, out)
+    xl, cidx, cdist, cptr, el, ex, grp, soff = _scratch(world, len(ids))
+    kernels().pair_verdicts(flat, len(pairs), _bases(scene, ids), len(ids), world.ed, world.pf, world.pn, world.bd,
+                            world.gf, world.gn, world.cs, world.ci, world.wi, cyla, len(cyl), _params(settings),
+                            world.stamp, world.cand, world.tbuf, xl, cidx, cdist, cptr, el, ex, grp, soff, world.sbuf,
+                            out)
     rows = out.reshape(-1, VERDICT_WIDTH).tolist()
     return tuple(_verdict(world, a, t, r) for (a, t), r in zip(pairs, rows, strict=True))
 
@@ -119,10 +126,10 @@ def all_pairs(bf: Battlefield, scene: Scene, ids: Sequence[str] | None = None, *
     cyla = np.array(cyl, dtype=np.float64).reshape(-1) if cyl else np.zeros(0, dtype=np.float64)
     n = len(ids)
     out = np.zeros(n * n * VERDICT_WIDTH, dtype=np.int64)
-    xl, cidx, cdist, cptr = _scratch(world, n)
-    kernels().all_pair_verdicts(_bases(scene, ids), n, world.ed, world.pf, world.pn, world.gf, world.gn, world.cs,
-                                world.ci, world.wi, cyla, len(cyl), _params(settings), world.stamp, world.cand,
-                                world.tbuf, xl, cidx, cdist, cptr, out)
+    xl, cidx, cdist, cptr, el, ex, grp, soff = _scratch(world, n)
+    kernels().all_pair_verdicts(_bases(scene, ids), n, world.ed, world.pf, world.pn, world.bd, world.gf, world.gn,
+                                world.cs, world.ci, world.wi, cyla, len(cyl), _params(settings), world.stamp,
+                                world.cand, world.tbuf, xl, cidx, cdist, cptr, el, ex, grp, soff, world.sbuf, out)
     return PairTable(ids, out.reshape(-1, VERDICT_WIDTH), world)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from game.core.battlefield import Area, Base, Battlefield, Cover, Scene
 from game.core.geometry.crossing import TOL
 from game.core.geometry.sight.los import FAST, SightBackend, line_of_sight
+from game.core.geometry.sight.verdicts import WALL_GAP
 from game.core.geometry.sight.world import World, query_memo, world_of
 from game.core.settings import Settings
 from game.core.tolerance import EPS
@@ -43,13 +44,32 @@ class CoverFact:
     elevated: bool
     height_difference: float  # zA - zT
     crossed: tuple[int, ...]  # every piece whose footprint the centre line crosses
-    obstructions: tuple[int, ...]  # pieces counting -1 each (GEO-13), empty when elevation cancels them
-    obstruction_count: int
+    obstructions: tuple[int, ...]  # every piece that obstructs (GEO-13), empty when elevation cancels them
+    obstruction_groups: tuple[tuple[int, ...], ...]  # the obstructions, one per item: each counts -1
+    obstruction_count: int  # len(obstruction_groups)
     ignored_obstructions: tuple[int, ...]  # would count, cancelled by elevation (GEO-14)
     attacker_contact: tuple[int, ...]  # crossed pieces not counted: in contact with the attacker
+    same_wall: tuple[int, ...]  # crossed pieces not counted: the same wall as the cover piece or the attacker's own
     candidates: tuple[CoverCandidate, ...]
     reasons: tuple[str, ...]
     rule: str = "GEO-12"
+
+
+def wall_gap(settings: Settings) -> float:
+    """GEO-13 `obstruction.building_walls`: how far apart (inches along the centre line) crossings of one
+    building's pieces may lie and still be one wall: 1.0 for `per_wall`, -1 (never) for `per_piece`."""
+    mode = settings["obstruction.building_walls"]
+    if mode == "per_wall":
+        return WALL_GAP
+    if mode == "per_piece":
+        return -1.0
+    raise ValueError(f"obstruction.building_walls {mode!r}: expected 'per_wall' or 'per_piece' (GEO-13)")
+
+
+def below_feet_gives_cover(settings: Settings) -> bool:
+    """GEO-12 `cover.below_feet`: true restores the three conditions alone, so a piece whose top is at or below
+    the defender's base may still give it cover; false (the house rule) refuses it."""
+    return bool(settings["cover.below_feet"])
 
 
 def degrade(cover: Cover, *, settings: Settings | None = None) -> Cover:
@@ -68,7 +88,7 @@ def is_higher(z_attacker: float, z_target: float, *, settings: Settings | None =
 
 
 def _candidates(world: World, scene_t: Base, a_rays_hits: Sequence[set[int]], crossed: set[int],
-                contacts: Sequence[tuple[int, float]]) -> list[CoverCandidate]:
+                contacts: Sequence[tuple[int, float]], *, below_feet: bool) -> list[CoverCandidate]:
     """Every piece in contact with the defender, and whether it gives cover against the attacker (GEO-12)."""
     out = []
     for p, dist in contacts:
@@ -83,8 +103,9 @@ def _candidates(world: World, scene_t: Base, a_rays_hits: Sequence[set[int]], cr
                    "woods not overlapping the base" if dist > EPS else "woods not on the centre line")
         elif cls not in GIVES_COVER:
             ok, why = False, f"{cls.value} is not a cover class (GEO-12 (1))"
-        elif piece.top_z <= scene_t.z + TOL:
-            ok, why = False, f"top {piece.top_z:g}\" is not above the defender's feet at {scene_t.z:g}\""
+        elif not below_feet and piece.top_z <= scene_t.z + TOL:
+            ok, why = False, (f"top {piece.top_z:g}\" is not above the defender's feet at {scene_t.z:g}\" "
+                              "(GEO-12, cover.below_feet false)")
         elif is_crossed:
             ok, why = True, "in contact and the centre line crosses it (GEO-12 (3))"
         elif occluded:
@@ -99,22 +120,27 @@ def cover_against(bf: Battlefield, scene: Scene, attacker_id: str, target_id: st
                   settings: Settings | None = None, backend: SightBackend | None = None) -> CoverFact:
     """GEO-12/13/14: the defender's best cover against this attacker, the obstructions and the elevation.
 
-    Cover: a soft/hard/hardened piece within `geo.contact_tol` of the defender's base, whose top is above
-    the defender's feet, that the centre line crosses or that stands in at least one of the attacker's
-    GEO-10 rays; woods the base overlaps give soft cover when the centre line crosses them. Best class
-    wins, ties to the lowest piece id. Obstructions: every other crossed piece with a cover class (or
-    woods), each once, minus the attacker's own contact pieces (`obstruction.ignore_attacker_contact`).
-    Elevation: zA >= zT + `elev.step` degrades the class one step and cancels obstructions
-    (`elev.ignore_obstructions`). Turning this into target numbers is the combat engine's job.
+    Cover: a soft/hard/hardened piece within `geo.contact_tol` of the defender's base that the centre line
+    crosses or that stands in at least one of the attacker's GEO-10 rays, and (`cover.below_feet` false)
+    whose top is above the defender's feet; woods the base overlaps give soft cover when the centre line
+    crosses them. Best class wins, ties to the lowest piece id. Obstructions (GEO-13): every crossed piece
+    with a cover class (or woods), each once, grouped into items: with `obstruction.building_walls`
+    per_wall the pieces of one building whose crossings lie within 1.0" of each other are one wall
+    (`verdicts.wall_groups`); an item holding the cover piece, or (`obstruction.ignore_attacker_contact`)
+    a piece touching the attacker, does not count; every other item counts -1. Elevation: zA >= zT +
+    `elev.step` degrades the class one step and cancels obstructions (`elev.ignore_obstructions`).
+    Turning this into target numbers is the combat engine's job.
     """
     settings = settings or Settings.defaults()
     backend = backend or FAST
     a = scene.base(attacker_id)
     t = scene.base(target_id)
     tol = float(settings["geo.contact_tol"])
-    key = ("cover", backend.name, a, t, tol, float(settings["elev.step"]),
-           bool(settings["obstruction.ignore_attacker_contact"]), bool(settings["elev.ignore_obstructions"]),
-           settings["elev.hardened_becomes"])
+    gap = wall_gap(settings)
+    below_feet = below_feet_gives_cover(settings)
+    own_cover = bool(settings["obstruction.ignore_attacker_contact"])
+    key = ("cover", backend.name, a, t, tol, float(settings["elev.step"]), own_cover,
+           bool(settings["elev.ignore_obstructions"]), settings["elev.hardened_becomes"], gap, below_feet)
     memo = query_memo(bf)
     hit: CoverFact | None = memo.get(key)
     if hit is not None:
@@ -127,7 +153,7 @@ def cover_against(bf: Battlefield, scene: Scene, attacker_id: str, target_id: st
     if t_contacts:  # A's ten GEO-10 rays to T (memoised with the LOS fact the engine asks for anyway)
         los = line_of_sight(bf, scene, attacker_id, target_id, settings=settings, backend=backend)
         ray_hits = [set(r.blocked_by) | set(r.through) for r in los.rays[:10]]
-    cands = _candidates(world, t, ray_hits, cset, t_contacts)
+    cands = _candidates(world, t, ray_hits, cset, t_contacts, below_feet=below_feet)
     best: CoverCandidate | None = None
     for c in cands:
         if c.qualifies and (best is None or c.cover.rank > best.cover.rank
@@ -136,36 +162,71 @@ def cover_against(bf: Battlefield, scene: Scene, attacker_id: str, target_id: st
     cover = best.cover if best else Cover.NONE
     elevated = is_higher(a.z, t.z, settings=settings)
     degraded = degrade(cover, settings=settings) if elevated else cover
-    a_contact = {p for p, _ in backend.contacts(world, a.x, a.y, a.radius, tol)}
-    counted: list[int] = []
-    skipped: list[int] = []
-    for p in crossed:
-        piece = world.pieces[p]
-        if best is not None and int(piece.id) == best.piece:
-            continue
-        if piece.cover is Cover.NONE and piece.area is not Area.WOODS:
-            continue
-        if settings["obstruction.ignore_attacker_contact"] and p in a_contact:
-            skipped.append(int(piece.id))
-            continue
-        counted.append(int(piece.id))
+    a_contact = {p for p, _ in backend.contacts(world, a.x, a.y, a.radius, tol)} if own_cover else set()
+    items = _obstruction_items(world, backend, a, t, crossed, best, a_contact, gap)
     ignored: list[int] = []
+    counted = [p for g in items.counted for p in g]
+    groups = items.counted
     if elevated and settings["elev.ignore_obstructions"]:
-        ignored, counted = counted, []
-    reasons = _reasons(a.id, t.id, best, cover, degraded, elevated, a.z - t.z, counted, ignored, skipped)
+        ignored, counted, groups = counted, [], []
+    reasons = _reasons(world, a.id, t.id, best, cover, degraded, elevated, a.z - t.z, groups, ignored, items)
     fact = CoverFact(
         attacker=a.id, target=t.id, piece=best.piece if best else None, cover=cover, degraded=degraded,
         elevated=elevated, height_difference=a.z - t.z,
         crossed=tuple(int(world.pieces[p].id) for p in crossed), obstructions=tuple(counted),
-        obstruction_count=len(counted), ignored_obstructions=tuple(ignored), attacker_contact=tuple(skipped),
-        candidates=tuple(cands), reasons=tuple(reasons),
+        obstruction_groups=tuple(groups), obstruction_count=len(groups), ignored_obstructions=tuple(ignored),
+        attacker_contact=tuple(items.attacker_contact), same_wall=tuple(items.same_wall), candidates=tuple(cands),
+        reasons=tuple(reasons),
     )
     memo[key] = fact
     return fact
 
 
-def _reasons(a: str, t: str, best: CoverCandidate | None, cover: Cover, degraded: Cover, elevated: bool, dz: float,
-             counted: list[int], ignored: list[int], skipped: list[int]) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class _Items:
+    """GEO-13 items on the centre line, as piece ids: those that count, and the pieces set aside."""
+
+    counted: list[tuple[int, ...]]  # one tuple per item counting -1 (several pieces: one building's wall)
+    attacker_contact: list[int]  # pieces touching the attacker (its own cover)
+    same_wall: list[int]  # pieces of the cover piece's wall or of the attacker's own wall
+
+
+def _obstruction_items(world: World, backend: SightBackend, a: Base, t: Base, crossed: Sequence[int],
+                       best: CoverCandidate | None, a_contact: set[int], gap: float) -> _Items:
+    """GEO-13: the crossed pieces with a cover class (or woods), grouped into items by the shared wall verdict
+    (`verdicts.wall_groups`, as the batch kernels count them); an item with the cover piece or a piece
+    touching the attacker does not count."""
+    eligible = [p for p in crossed if world.pieces[p].cover is not Cover.NONE or world.pieces[p].area is Area.WOODS]
+    cover_idx = world.index_of[best.piece] if best is not None else -1
+    excluded = [p == cover_idx or p in a_contact for p in eligible]
+    grp = backend.walls(world, a.centre, t.centre, eligible, excluded, gap)
+    out = _Items([], [], [])
+    for root in sorted(set(grp)):
+        members = [k for k in range(len(eligible)) if grp[k] == root]
+        ids = tuple(int(world.pieces[eligible[k]].id) for k in members)
+        if not any(excluded[k] for k in members):
+            out.counted.append(ids)
+            continue
+        for k in members:
+            p = eligible[k]
+            if p in a_contact and p != cover_idx:
+                out.attacker_contact.append(int(world.pieces[p].id))
+            elif p != cover_idx:
+                out.same_wall.append(int(world.pieces[p].id))
+    out.attacker_contact.sort()
+    out.same_wall.sort()
+    return out
+
+
+def _item_text(world: World, group: tuple[int, ...]) -> str:
+    if len(group) == 1:
+        return f"piece {group[0]}"
+    building = world.pieces[world.index_of[group[0]]].building
+    return f"{building}'s wall (pieces {', '.join(str(p) for p in group)})"
+
+
+def _reasons(world: World, a: str, t: str, best: CoverCandidate | None, cover: Cover, degraded: Cover,
+             elevated: bool, dz: float, groups: list[tuple[int, ...]], ignored: list[int], items: _Items) -> list[str]:
     """The GEO-12/13/14 reasons of a cover fact, in the order the rules apply them."""
     out = []
     if best is None:
@@ -175,10 +236,16 @@ def _reasons(a: str, t: str, best: CoverCandidate | None, cover: Cover, degraded
     if elevated:
         out.append(f"GEO-14: {a} is {dz:g}\" higher: cover {cover.value} -> {degraded.value}, obstructions ignored"
                    + (f" ({ignored})" if ignored else ""))
-    if counted:
-        out.append(f"GEO-13: {len(counted)} obstruction(s) on the centre line: pieces {counted}")
-    if skipped:
-        out.append(f"GEO-13: pieces {skipped} touch {a} and are not counted (its own cover)")
+    if groups and all(len(g) == 1 for g in groups):
+        out.append(f"GEO-13: {len(groups)} obstruction(s) on the centre line: pieces {[g[0] for g in groups]}")
+    elif groups:
+        out.append(f"GEO-13: {len(groups)} obstruction(s) on the centre line: "
+                   + "; ".join(_item_text(world, g) for g in groups))
+    if items.attacker_contact:
+        out.append(f"GEO-13: pieces {items.attacker_contact} touch {a} and are not counted (its own cover)")
+    if items.same_wall:
+        out.append(f"GEO-13: pieces {items.same_wall} are the same wall as {t}'s cover or {a}'s own cover "
+                   "and are not counted (obstruction.building_walls per_wall)")
     return out
 
 

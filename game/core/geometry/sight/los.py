@@ -49,6 +49,12 @@ class SightBackend(Protocol):
         """(index, distance) of every piece within `reach` of the base circle, by index (GEO-4, GEO-6)."""
         ...
 
+    def walls(self, world: World, a: Point2, b: Point2, pieces: Sequence[int], excluded: Sequence[bool],
+              gap: float) -> tuple[int, ...]:
+        """GEO-13 items of the obstructing `pieces` (indices) crossed by a-b: per entry, the first entry of its
+        item (`verdicts.wall_groups`; `gap` < 0: every piece its own)."""
+        ...
+
 
 class FastBackend:
     """The grid + compiled path (game.core.geometry.sight.kernels through game.core.geometry.sight.jit)."""
@@ -90,6 +96,17 @@ class FastBackend:
         n = k.contacts(float(x), float(y), float(r), float(reach), world.ed, world.pf, world.pn, world.gf,
                        world.gn, world.cs, world.ci, world.stamp, world.cand, idx, dist, 0)
         return tuple(sorted(zip(idx[:n].tolist(), dist[:n].tolist(), strict=True)))
+
+    def walls(self, world: World, a: Point2, b: Point2, pieces: Sequence[int], excluded: Sequence[bool],
+              gap: float) -> tuple[int, ...]:
+        m = len(pieces)
+        if m == 0:
+            return ()
+        grp = np.empty(m, dtype=np.int64)
+        kernels().wall_groups(float(a[0]), float(a[1]), float(b[0]), float(b[1]), world.ed, world.pn, world.bd,
+                              np.array(pieces, dtype=np.int64), np.array(excluded, dtype=np.int64), m, float(gap),
+                              world.tbuf, np.empty(m + 1, dtype=np.int64), world.sbuf, grp)
+        return tuple(grp.tolist())
 
 
 FAST = FastBackend()

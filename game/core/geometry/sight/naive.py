@@ -19,7 +19,8 @@ from game.core.geometry.crossing import (
     seg_piece,
 )
 from game.core.geometry.sight.kernels import EPS, FLAG_WOODS, WOODS_CANOPY
-from game.core.geometry.sight.world import World
+from game.core.geometry.sight.verdicts import wall_groups
+from game.core.geometry.sight.world import World, span_capacity
 from game.core.settings import Settings
 
 if TYPE_CHECKING:
@@ -75,6 +76,16 @@ class NaiveBackend:
             if d <= reach + EPS:
                 out.append((p, d))
         return tuple(out)
+
+    def walls(self, world: World, a: Point2, b: Point2, pieces: Sequence[int], excluded: Sequence[bool],
+              gap: float) -> tuple[int, ...]:
+        ed, _, pn, _ = world.as_lists()
+        m = len(pieces)
+        grp = [0] * m
+        wall_groups(float(a[0]), float(a[1]), float(b[0]), float(b[1]), ed, pn, world.buildings_list(), list(pieces),
+                    [1 if e else 0 for e in excluded], m, float(gap), [0.0] * (3 * world.max_edges + 4),
+                    [0] * (m + 1), [0.0] * span_capacity(world.n_edges, world.n_pieces), grp)
+        return tuple(grp)
 
 
 NAIVE = NaiveBackend()

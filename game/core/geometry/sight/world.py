@@ -50,10 +50,13 @@ class World:
     wi: np.ndarray
     max_edges: int
     index_of: dict[int, int]
+    bd: np.ndarray  # per piece: its building's number (1, 2, ... in map order of first use), 0 for none (GEO-13)
     stamp: np.ndarray = field(repr=False)
     cand: np.ndarray = field(repr=False)
     tbuf: np.ndarray = field(repr=False)
+    sbuf: np.ndarray = field(repr=False)  # crossing spans of one segment's obstructions (GEO-13 walls)
     _lists: tuple[list[float], list[float], list[int], list[int]] | None = field(default=None, repr=False)
+    _bd_list: list[int] | None = field(default=None, repr=False)
 
     @property
     def n_pieces(self) -> int:
@@ -69,6 +72,17 @@ class World:
             self._lists = (self.ed.tolist(), self.pf.tolist(), self.pn.tolist(), self.wi.tolist())
         return self._lists
 
+    def buildings_list(self) -> list[int]:
+        """`bd` as a Python list, for the pure-Python paths."""
+        if self._bd_list is None:
+            self._bd_list = self.bd.tolist()
+        return self._bd_list
+
+
+def span_capacity(n_edges: int, n_pieces: int) -> int:
+    """Floats `crossing.cross_spans` may write for one segment against every piece: 2 * (2 edges + 1) each."""
+    return 2 * (2 * n_edges + n_pieces) + 2
+
 
 def build_world(bf: Battlefield, *, cell: float = GRID_TARGET_CELL) -> World:
     """Flatten every piece's footprint (outer ring and holes) and bucket the pieces in a uniform grid."""
@@ -76,6 +90,8 @@ def build_world(bf: Battlefield, *, cell: float = GRID_TARGET_CELL) -> World:
     pf: list[float] = []
     pn: list[int] = []
     wi: list[int] = []
+    bd: list[int] = []
+    buildings: dict[str, int] = {}
     max_edges = 0
     for idx, piece in enumerate(bf.pieces):
         e0 = len(eds) // 4
@@ -95,6 +111,7 @@ def build_world(bf: Battlefield, *, cell: float = GRID_TARGET_CELL) -> World:
         pn += [e0, e1, flags, piece.cover.rank, int(piece.id)]
         if woods:
             wi.append(idx)
+        bd.append(buildings.setdefault(piece.building, len(buildings) + 1) if piece.building else 0)
     n = len(bf.pieces)
     pfa = np.array(pf, dtype=np.float64).reshape(-1)
     ox = min([0.0] + [pfa[6 * i] for i in range(n)]) - 1.0
@@ -127,9 +144,11 @@ def build_world(bf: Battlefield, *, cell: float = GRID_TARGET_CELL) -> World:
         wi=np.array(wi, dtype=np.int64),
         max_edges=max_edges,
         index_of={int(p.id): i for i, p in enumerate(bf.pieces)},
+        bd=np.array(bd, dtype=np.int64),
         stamp=np.zeros(n + 1, dtype=np.int64),
         cand=np.zeros(max(n, 1), dtype=np.int64),
         tbuf=np.zeros(3 * max_edges + 4, dtype=np.float64),
+        sbuf=np.zeros(span_capacity(len(eds) // 4, n), dtype=np.float64),
     )
 
 
