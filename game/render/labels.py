@@ -202,7 +202,7 @@ def draw_box(surface: pygame.Surface, box: Box, taken: Taken, bounds: Rect) -> R
     import pygame
 
     table = box.table
-    max_w = max(80.0, min(table[2], bounds[2]) - 8)
+    max_w = max(80.0, min(max(table[2] * 0.62, 320.0), table[2] - 8, bounds[2] - 8))  # a third of the table free
     for size in (12, 11, 10, 9):
         fnt = font(size)
         lines = _box_lines(box, fnt, max_w - 12)

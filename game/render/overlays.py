@@ -76,6 +76,13 @@ def _centre(bf: Battlefield, pid: int) -> Point2:
     return (sum(p[0] for p in c) / len(c), sum(p[1] for p in c) / len(c))
 
 
+def obstruction_items(cov: CoverFact) -> tuple[tuple[int, ...], ...]:
+    """The GEO-13 items that count -1 each: the fact's `obstruction_groups` where the geometry groups the pieces
+    of one wall, else one item per obstructing piece."""
+    groups = getattr(cov, "obstruction_groups", None)
+    return tuple(groups) if groups is not None else tuple((p,) for p in cov.obstructions)
+
+
 def _creature(sheet: Sheet, model: str) -> bool:
     kind = sheet.table.kinds.get(model)
     return bool(kind and kind.creature)
@@ -119,9 +126,11 @@ def los_overlay(bf: Battlefield, sheet: Sheet, a_id: str, t_id: str) -> tuple[Ov
         for pid in los.blocked_by:
             _outline(surface, bf, pid, BLOCKED_RAY, to_px, 2)
         if los.visible:  # obstructions and cover only change an attack that can be made
-            for pid in cov.obstructions:
-                _outline(surface, bf, pid, OBSTRUCTION, to_px, 3)
-                sheet.notes.label("-1", to_px(_centre(bf, pid)), OBSTRUCTION, size=12, prefer="center", priority=3)
+            for group in obstruction_items(cov):  # one "-1" per item: a wall of several pieces counts once
+                for pid in group:
+                    _outline(surface, bf, pid, OBSTRUCTION, to_px, 3)
+                sheet.notes.label("-1", to_px(_centre(bf, group[0])), OBSTRUCTION, size=12, prefer="center",
+                                  priority=3)
             if cov.piece is not None:
                 _outline(surface, bf, cov.piece, COVER, to_px, 4)
         layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)

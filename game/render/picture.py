@@ -183,6 +183,7 @@ def _draw_anchors(pt: Painter) -> None:
                        (centre[0] - r, centre[1])]
             pg.draw.polygon(pt.surface, colour, diamond)
             pg.draw.polygon(pt.surface, pt.pal.dark_ink, diamond, 1)
+            pt.taken.add((centre[0] - r, centre[1] - r, 2 * r, 2 * r), soft=True)
         if colour == pt.pal.hazard:
             pg.draw.circle(pt.surface, colour, centre, REACTION_RADIUS_IN * pt.ppi, 2)
         pt.text(a.name, (centre[0], centre[1] + pt.ppi * 0.35), colour=colour, anchor="midtop")
@@ -224,8 +225,8 @@ def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: 
 
         draw_pieces(pt, polys, tile_art)
     _draw_connectors(pt)
+    _draw_anchors(pt)  # before the height labels, which then move off the markers and their names
     _draw_height_labels(pt, polys)
-    _draw_anchors(pt)
     for overlay in overlays:
         overlay(pt.surface, pt.to_px)
     if entries:
