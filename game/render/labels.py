@@ -68,14 +68,17 @@ class Taken:
             return False
         return not (soft_too and any(overlaps(r, q) for q in self.soft))
 
-    def choose(self, candidates: Sequence[Rect], bounds: Rect) -> Rect:
-        """The first candidate inside `bounds` clear of everything, else clear of the hard ones, else the first
-        candidate clamped into `bounds`."""
-        fits = [c for c in candidates if inside(c, bounds)] or [clamp(c, bounds) for c in candidates]
-        for soft_too in (True, False):
-            for c in fits:
-                if self.clear_of(c, soft_too=soft_too):
-                    return c
+    def choose(self, candidates: Sequence[Rect], bounds: Rect, *, near: int = 4) -> Rect:
+        """The first of the `near` candidates (right beside the point) inside `bounds` and clear of everything,
+        else the first candidate clear of the hard rectangles (nearness beats sparing a map label), else the first
+        candidate, each clamped into `bounds`."""
+        fits = [c if inside(c, bounds) else clamp(c, bounds) for c in candidates]
+        for c in fits[:near]:
+            if self.clear_of(c, soft_too=True):
+                return c
+        for c in fits:
+            if self.clear_of(c, soft_too=False):
+                return c
         return fits[0]
 
 

@@ -49,17 +49,21 @@ class Painter:
         return [tuple(q) for q in arr]
 
     def text(self, s: str, at: tuple[float, float], *, font: pygame.font.Font | None = None,
-             colour: Colour | None = None, anchor: str = "center", halo: bool = True) -> None:
+             colour: Colour | None = None, anchor: str = "center", halo: bool = True, optional: bool = False) -> None:
         """A line of text anchored at a pixel, on a dark halo unless `halo=False`. A haloed label (one on the
-        table) moves up or down by its height, at most twice, to clear the labels already drawn."""
+        table) moves up or down by its height to clear the labels already drawn; an `optional` one that cannot
+        is left out (small scales), the others are drawn where they were asked for."""
         font = font or self.small
         colour = colour or self.pal.ink
         img = font.render(s, True, colour)
         rect = img.get_rect(**{anchor: (round(at[0]), round(at[1]))})
         if halo:
             box: Rect = (rect.x - 2, rect.y, rect.w + 4, rect.h)
-            tries = [box] + [(box[0], box[1] + k * (rect.h + 1), box[2], box[3]) for k in (-1, 1, -2, 2)]
-            box = next((b for b in tries if self.taken.clear_of(b, soft_too=True)), box)
+            tries = [box] + [(box[0], box[1] + k * (rect.h + 1), box[2], box[3]) for k in (-1, 1)]
+            free = next((b for b in tries if self.taken.clear_of(b, soft_too=True)), None)
+            if free is None and optional:
+                return
+            box = free or box
             self.taken.add(box, soft=True)
             rect.topleft = (round(box[0]) + 2, round(box[1]))
             back = self.pg.Surface((rect.w + 4, rect.h), self.pg.SRCALPHA)

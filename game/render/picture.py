@@ -133,7 +133,7 @@ def _draw_height_labels(pt: Painter, polys: Sequence[Any]) -> None:
             buildings.setdefault(p.building, []).append(i)
         elif polys[i].area >= 2.0 and p.top_z > 0:
             c = polys[i].representative_point()
-            pt.text(f'{p.top_z:g}"', pt.to_px((c.x, c.y)))
+            pt.text(f'{p.top_z:g}"', pt.to_px((c.x, c.y)), optional=True)
     for name, idx in buildings.items():
         union = shapely.union_all([polys[i] for i in idx])
         top = max(pt.bf.pieces[i].top_z for i in idx)
@@ -158,7 +158,7 @@ def _draw_connectors(pt: Painter) -> None:
         pg.draw.line(pt.surface, pal.stairs, pt.to_px(tuple(a)), pt.to_px(tuple(b)), 1)
         pg.draw.circle(pt.surface, pal.stairs, pt.to_px(tuple(b)), max(2, pt.ppi * 0.12))
         below = a - d / length * 0.45  # the heights go just past the low end, clear of building labels
-        pt.text(f"{c.start[2]:g}>{c.end[2]:g}", pt.to_px(tuple(below)))
+        pt.text(f"{c.start[2]:g}>{c.end[2]:g}", pt.to_px(tuple(below)), optional=True)
 
 
 def _anchor_colour(a: Anchor, pal: Palette) -> Colour:
@@ -186,7 +186,8 @@ def _draw_anchors(pt: Painter) -> None:
             pt.taken.add((centre[0] - r, centre[1] - r, 2 * r, 2 * r), soft=True)
         if colour == pt.pal.hazard:
             pg.draw.circle(pt.surface, colour, centre, REACTION_RADIUS_IN * pt.ppi, 2)
-        pt.text(a.name, (centre[0], centre[1] + pt.ppi * 0.35), colour=colour, anchor="midtop")
+        pt.text(a.name, (centre[0], centre[1] + pt.ppi * 0.35), colour=colour, anchor="midtop",
+                optional=bool(a.footprint))  # an area anchor's name may give way; a point's may not
 
 
 def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: Iterable[Overlay] = (),
