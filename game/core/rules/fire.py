@@ -19,7 +19,7 @@ from game.core.rules.attack import (
     weapon_and_profile,
 )
 from game.core.rules.context import record_crit
-from game.core.rules.queries import can_see, contacts_of, enemy_contacts, in_contact, target_model
+from game.core.rules.queries import aim_pending, can_see, contacts_of, enemy_contacts, in_contact, target_model
 from game.core.state import ModelState
 
 if TYPE_CHECKING:
@@ -54,9 +54,9 @@ def check_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> in
     if act.unload:
         if not m.profile.has("unload") or not w.unload_eligible:
             raise IllegalAction(f"{m.id} cannot Unload with {w.name}", "SKILL-6.1.UNLOAD")
-        if context != "own":
-            raise IllegalAction("Unload takes two consecutive actions of the model's own activation",
-                                "SKILL-6.1.UNLOAD")
+        if context not in ("own", "ordered"):
+            raise IllegalAction("Unload takes two consecutive actions: the model's own, or a pair ordered by its "
+                                "Leader (GAP-37)", "SKILL-6.1.UNLOAD")
         return 2
     return 1
 
@@ -68,8 +68,7 @@ def do_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> int:
     t = st.models[act.target]
     m = lead_model(ctx, m, t, p, melee=False)
     t = unit_target(ctx, m, t, w, p)
-    activation = st.activation
-    aim = bool(context == "own" and activation is not None and activation.unit == m.unit and activation.aim)
+    aim = aim_pending(ctx, m, context)  # CORE-3.3.AIM: own activation, or an ordered Aim then this shot (GAP-37)
     # Firing into a melee: the target is in base contact with one of its enemies (CORE-3.3.AIM, GAP-76).
     melee_crowd = [o for o in contacts_of(ctx, t) if o.id != m.id]
     into_melee = any(o.side != t.side for o in melee_crowd)
