@@ -561,3 +561,16 @@ def test_gap81_pinned_behind_hardened_cover_armor_bonus() -> None:
         ev = apply(st, RangedAttack("a1", "b1", "assault_rifle"), ScriptedDice([2, 9, 9, 9, 9]))
         breakdown = roll_of(ev, "armour saves").data["breakdown"]
         assert any(b[0].startswith("Pinned in") and b[1] == bonus for b in breakdown), breakdown
+
+
+# --- the odds command's model check (odds_cli.py) -----------------------------------------------------------
+
+@pytest.mark.setting("skills.max")
+def test_gap40_a_model_with_more_skills_than_the_cap_is_refused() -> None:
+    """GAP-40 / SKILL-6.1.LIMIT: three Skills are refused under `skills.max`=2 and accepted under 3."""
+    from game.odds_cli import SpecError, check_spec
+
+    spec = {"weapon": "assault_rifle", "target_skills": ["hard", "hustle", "knife_man"]}
+    with pytest.raises(SpecError, match="more than 2 Skills"):
+        check_spec(spec)
+    assert check_spec(spec, settings=Settings({"skills.max": 3})).target_skills == ("hard", "hustle", "knife_man")
