@@ -149,8 +149,6 @@ def test_gap37_transferred_pair_puts_the_recipient_on_alert_for_two_leader_actio
     assert ei.value.rule == "CORE-3.3.GENERAL"
 
 
-@pytest.mark.xfail(reason="needs fire.check_ranged to allow Unload in the 'ordered' context and fire.do_ranged to "
-                          "read queries.aim_pending (asked of the fire.py owner)", strict=False)
 def test_gap37_ordered_unload_and_ordered_aim_on_a_ranged_attack() -> None:
     """SKILL-6.1.UNLOAD / GAP-37: an ordered Unload is a transferred pair (the Leader pays 2); an ordered Aim pays off
     on the ordered shot that follows."""
