@@ -207,6 +207,7 @@ class TemplateOdds:
     p_hit: Fraction
     attacker_crit: Dist
     models: dict[str, ModelTemplateOdds]
+    on_hit: dict[str, Case | str]  # each model's Case (or "untouched", "shielded", "spared") when the throw hits
 
 
 _ROUND_FIELDS = ("hits", "deflections", "wounds", "ooa", "models_lost", "will", "will_crit", "pins", "save_crit")
@@ -532,9 +533,11 @@ def template_odds(state: GameState, action: Any, *, context: str = "own") -> Tem
             tn = flame_tn(ctx, m, aim_pending(ctx, m, context))
             p_hit, crit = _throw(tn, settings)
         plan.prepare({c.model for c in fact.models})
+        on_hit: dict[str, Case | str] = {}
         for cov in fact.models:
             probs: dict[Any, Prob] = {}
-            _add(probs, plan.case(cov.model, fact, fact.origin[:2]), p_hit)
+            on_hit[cov.model] = plan.case(cov.model, fact, fact.origin[:2])
+            _add(probs, on_hit[cov.model], p_hit)
             _add(probs, "untouched", 1 - p_hit)
             per_model[cov.model] = probs
     else:
@@ -546,6 +549,8 @@ def template_odds(state: GameState, action: Any, *, context: str = "own") -> Tem
         first = {b.id: _effect_probs(bf, scene, kind, point, b.id, p_hit, settings) for b in scene.bases}
         touchable = {b for b, pr in first.items() if pr["untouched"] != 1}
         plan.prepare(touchable)
+        on_fact = template_coverage(bf, scene, kind, (point[0], point[1], 0.0), settings=settings)
+        on_hit = {b: plan.case(b, on_fact, point) for b in sorted(touchable)}
         for b in touchable:
             per_model[b] = _case_probs(plan, bf, scene, kind, point, b, p_hit, settings) if (
                 plan.varies(b) or (bf.pieces and blast.damage is not None)) else _plain_cases(plan, first[b], b)
@@ -561,7 +566,7 @@ def template_odds(state: GameState, action: Any, *, context: str = "own") -> Tem
         if effects["untouched"] != 1:
             models[mid] = ModelTemplateOdds(mid, effects, {k: v for k, v in probs.items() if isinstance(k, Case)},
                                             rounds)
-    return TemplateOdds(m.id, blast.name, tn, p_hit, crit, models)
+    return TemplateOdds(m.id, blast.name, tn, p_hit, crit, models, on_hit)
 
 
 def _throw(tn: TargetNumber, settings: Settings) -> tuple[Fraction, Dist]:

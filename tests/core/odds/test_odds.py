@@ -25,7 +25,7 @@ from tests.enginekit import activate, game, profile
 D = F  # decimals from RULES.md are written as Fraction("0.784")
 
 
-def tv01_state(settings=None):  # type: ignore[no-untyped-def]
+def tv01_state(settings=None):
     st = game([("weasel", "a", profile(ca=5, weapons=("assault_rifle",)), (10, 11)),
                ("sucker", "b", profile(ca=6, armor=3, will=6, wounds=2, creature=True, base=1.6), (20, 11))],
               pieces=(HEDGE,), settings=settings)

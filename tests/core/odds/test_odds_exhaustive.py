@@ -13,7 +13,7 @@ from tests.core.rules.test_combat import HEDGE, WALL, piece
 from tests.enginekit import activate, game, profile
 
 
-def _first(lf: Leaf, kind: str, who: str, default):  # type: ignore[no-untyped-def]
+def _first(lf: Leaf, kind: str, who: str, default):
     for e in lf.events:
         if e.type == kind and (e.data.get("model") == who or e.data.get("who") == who):
             return e
@@ -26,7 +26,7 @@ def round_marginals(base: GameState, leaves: list[Leaf], target: str) -> dict[st
     pins0 = base.units[unit].pins
     lost0 = sum(1 for m in base.unit_models(unit) if not m.in_play)
 
-    def hr(lf: Leaf):  # type: ignore[no-untyped-def]
+    def hr(lf: Leaf):
         return _first(lf, "hits_resolved", target, None)
 
     members = set(base.units[unit].models)
@@ -62,7 +62,7 @@ def round_marginals(base: GameState, leaves: list[Leaf], target: str) -> dict[st
     }
 
 
-def assert_round(rnd, expected: dict[str, dict]) -> None:  # type: ignore[no-untyped-def]
+def assert_round(rnd, expected: dict[str, dict]) -> None:
     for name, exp in expected.items():
         got = nonzero(getattr(rnd, name).fractions())
         assert got == exp, (name, got, exp)
@@ -83,7 +83,7 @@ MUTANT = profile(ca=6, armor=3, will=6, wounds=2, creature=True, base=1.6)
 
 
 def ranged_game(target_profile, *, weapon: str = "smg", pieces=(), items=None, pins: int = 0, wounds_taken: int = 0,
-                ai: bool = False, attacker=None, extra=(), units=None, pos=(20, 11)):  # type: ignore[no-untyped-def]
+                ai: bool = False, attacker=None, extra=(), units=None, pos=(20, 11)):
     a = attacker or profile(ca=5, weapons=(weapon,), skills=("unload",))
     st = game([("a1", "a", a, (10, 11)), ("t1", "b", target_profile, pos)] + list(extra), pieces=pieces, items=items,
               units=units)
@@ -145,7 +145,7 @@ def test_fire_into_melee_random_assignment_gap76():
 # --- melee (COMBAT-4.2, AI-D.12) --------------------------------------------------------------------
 
 
-def melee_game(a_prof, d_prof, *, d_pins: int = 0, ai: bool = False, d_items=None):  # type: ignore[no-untyped-def]
+def melee_game(a_prof, d_prof, *, d_pins: int = 0, ai: bool = False, d_items=None):
     st = game([("a1", "a", a_prof, (10, 10)), ("d1", "b", d_prof, (11.0, 10))], items={"d1": d_items or []})
     st.units["d1"].pins = d_pins
     if ai:
@@ -183,10 +183,10 @@ def test_melee_odds_equal_apply(name, policy):
     mr = lambda lf: next(e for e in lf.events if e.type == "melee_round")  # noqa: E731
     parried = lambda lf: next((e.data["parried"] for e in lf.events if e.type == "parry"), 0)  # noqa: E731
 
-    def hr(lf, who):  # type: ignore[no-untyped-def]
+    def hr(lf, who):
         return next((e.data["wounds"] for e in lf.events if e.type == "hits_resolved" and e.data["model"] == who), 0)
 
-    def crit(faces):  # type: ignore[no-untyped-def]
+    def crit(faces):
         if 1 in faces:
             return "mix" if 10 in faces else "success"
         return "failure" if 10 in faces else "none"

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import FrameType
 from typing import Any
 
 from game.core.actions import DeclineMedKit, Parry, UseItem
@@ -37,7 +38,7 @@ class EnumDice:
         if self.i < len(self.prefix):
             self.i += 1
             return self.prefix[self.i - 1]
-        f = sys._getframe(1)
+        f: FrameType | None = sys._getframe(1)
         while f is not None:
             name = f.f_code.co_name
             if name == "roll_pool":

@@ -19,7 +19,7 @@ VARIANTS = {
 }
 
 
-def _joint(pd) -> dict[tuple[int, str], int]:  # type: ignore[no-untyped-def]
+def _joint(pd) -> dict[tuple[int, str], int]:
     return {(k, c.value): w for k, c, w in pd.outcomes}
 
 

@@ -22,7 +22,7 @@ ANGLES = 3600
 POINT = (20.0, 11.0)
 
 
-def flash_game(pieces=()):  # type: ignore[no-untyped-def]
+def flash_game(pieces=()):
     """A Flash Bang (SBT, no dice after the template) at POINT; the Will-NA target 2.5" away shows each touch
     as a `pin_ignored` event, so one state can be reused for every angle."""
     st = game([("a1", "a", profile(ca=5), (10, 11)), ("t1", "b", profile(will=None), (22.5, 11.0))],
@@ -31,7 +31,7 @@ def flash_game(pieces=()):  # type: ignore[no-untyped-def]
     return st
 
 
-def effect_by_apply(st, k: int, angle: float) -> str:  # type: ignore[no-untyped-def]
+def effect_by_apply(st, k: int, angle: float) -> str:
     """Miss (9 vs TN 5), deviation roll k, the angle; the resolver's template event says what t1 got."""
     ev = apply(st, ThrowGrenade("a1", "flash_bang", *POINT), ScriptedDice([9, k, angle]))
     st.activation.spent = 0
@@ -39,7 +39,7 @@ def effect_by_apply(st, k: int, angle: float) -> str:  # type: ignore[no-untyped
     return next((m["effect"] for m in tmpl if m["model"] == "t1"), "untouched")
 
 
-def fractions_by_apply(st, k: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
+def fractions_by_apply(st, k: int) -> dict[str, float]:
     counts: dict[str, int] = {}
     for j in range(ANGLES):
         e = effect_by_apply(st, k, 2 * math.pi * (j + 0.5) / ANGLES)
@@ -47,7 +47,7 @@ def fractions_by_apply(st, k: int) -> dict[str, float]:  # type: ignore[no-untyp
     return {e: c / ANGLES for e, c in counts.items()}
 
 
-def fractions_by_arcs(st, k: int) -> dict[str, float]:  # type: ignore[no-untyped-def]
+def fractions_by_arcs(st, k: int) -> dict[str, float]:
     arcs = deviation_arcs(st.battlefield, st.scene(), TemplateKind.SBT, POINT, "t1", k, settings=Settings.defaults())
     out: dict[str, float] = {}
     for a in arcs:
