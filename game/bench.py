@@ -52,7 +52,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true",
                    help=f"smaller workloads, same metric names, under {QUICK_BUDGET_S / 60:g} minutes in total")
     p.add_argument("--only", action="append", default=[], metavar="NAME",
-                   help="run only this benchmark module (repeatable): " + ", ".join(short(n) for n in BENCHMARKS))
+                   help="run only this benchmark module (repeatable; exact names): "
+                   + ", ".join(short(n) for n in BENCHMARKS) + " or game.benchmarks.NAME")
     return p
 
 

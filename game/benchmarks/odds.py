@@ -16,24 +16,35 @@ from game.odds_cli import build_attack, odds_from_spec
 GOALS = (Goal("odds_speedup_vs_montecarlo", Better.HIGHER, 1000),)
 WEAPONS = {3: ("assault_rifle", False), 4: ("squad_lmg", False), 5: ("hmg", False), 6: ("smg", True),
            8: ("assault_rifle", True)}
+ARMOURS = ("bdu", "improvised", "civilian", "military", "advanced", "mimetic", "exo")
 
 
 def situations(count: int, seed: int = 20240611) -> list[dict[str, Any]]:
-    """`count` distinct seeded ranged-attack descriptions of 3-8 dice (AK, LMG, HMG, SMG/AK Unload)."""
+    """`count` distinct seeded ranged-attack descriptions of 3-8 dice (AK, LMG, HMG, SMG/AK Unload), each one the
+    odds command accepts: ranges inside the weapon's band, armour given by its type (two save dice for Advanced
+    and Exo, ARMORY-5.3.TABLE) or a creature's hide rating (ARMORY-5.3.NATURAL)."""
+    from game.core.catalog import load_catalog
+
+    cat = load_catalog()
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
     seen: set[tuple[tuple[str, Any], ...]] = set()
     while len(out) < count:
         dice = rng.choice(sorted(WEAPONS))
         weapon, unload = WEAPONS[dice]
+        band = cat.weapon(weapon).profile
+        low, high = max(2.0, band.range_min or 0.0), min(30.0, band.range_max or 30.0)
         wounds = rng.choice((1, 1, 2, 3))
+        creature = rng.random() < 0.3
+        target: dict[str, Any] = {"creature": True, "armour_value": rng.randint(0, 8)} if creature else \
+            {"armour_type": rng.choice(ARMOURS)} | ({"armour_value": rng.randint(0, 8)} if rng.random() < 0.5 else {})
         spec = {"ca": rng.randint(2, 9), "weapon": weapon, "unload": unload, "attacker_skills": "unload",
-                "armor": rng.randint(0, 8), "will": rng.choice(("NA", "4", "5", "6", "7", "8")), "wounds": wounds,
-                "wounds_taken": rng.randint(0, wounds - 1), "save_dice": rng.choice((1, 1, 1, 2)),
+                "will": rng.choice(("NA", "4", "5", "6", "7", "8")), "wounds": wounds,
+                "wounds_taken": rng.randint(0, wounds - 1),
                 "cover": rng.choice(("none", "none", "soft", "hard", "hardened")), "obstructions": rng.randint(0, 2),
-                "range": round(rng.uniform(2.0, 30.0), 2), "aim": rng.random() < 0.3, "pinned": rng.random() < 0.2,
-                "creature": rng.random() < 0.3, "target_skills": "hard" if rng.random() < 0.2 else "",
-                "target_items": "medkit" if rng.random() < 0.2 else "", "ai": rng.random() < 0.5}
+                "range": round(rng.uniform(low, high), 2), "aim": rng.random() < 0.3, "pinned": rng.random() < 0.2,
+                "target_skills": "hard" if rng.random() < 0.2 else "",
+                "target_items": "medkit" if rng.random() < 0.2 else "", "ai": rng.random() < 0.5, **target}
         key = tuple(sorted(spec.items()))
         if key in seen:
             continue

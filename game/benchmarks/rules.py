@@ -50,5 +50,5 @@ def run(quick: bool, say: Callable[[str], None]) -> dict[str, float]:
     say(f"replay: median {med * 1e3:.2f} ms over {reps} runs = {per_s:,.0f} apply/s "
         f"({med / len(record.actions) * 1e6:.1f} us per apply; "
         f"bare loop floor {floor / len(record.actions) * 1e9:.0f} ns, "
-        f"ratio {med / max(floor, 1e-9):,.0f}x); {goal_note(GOALS, 'rules_actions_per_s', per_s)} apply/s")
+        f"ratio {med / max(floor, 1e-9):,.0f}x); apply/s {goal_note(GOALS, 'rules_actions_per_s', per_s)}")
     return {"rules_actions_per_s": round(per_s, 1)}
