@@ -154,7 +154,18 @@ def melee_game(a_prof, d_prof, *, d_pins: int = 0, ai: bool = False, d_items=Non
     return st
 
 
+def pack_melee_game():
+    """GAP-77: a pack whose dog nearest the attacker (d0, tied at 1" with d1, first by id) is already down."""
+    dog = profile(ca=4, armor=2, will=4, creature=True, weapons=("claws",))
+    st = game([("a1", "a", profile(ca=5, weapons=("machete",)), (10, 10)), ("d0", "b", dog, (11.0, 10)),
+               ("d1", "b", dog, (10, 11.0)), ("d2", "b", dog, (11.0, 11.05))], units={"pack": ["d0", "d1", "d2"]})
+    st.models["d0"].ooa = True
+    activate(st, "a1")
+    return st
+
+
 MELEE = {
+    "pack_defender_closest_down_gap77": (pack_melee_game, MeleeAttack("a1", "d1", "machete")),
     "knife_vs_knife": (lambda: melee_game(profile(ca=5, weapons=("knife",)), profile(ca=5, armor=3,
                                                                                      weapons=("knife",))),
                        MeleeAttack("a1", "d1", "knife")),
@@ -195,6 +206,7 @@ def test_melee_odds_equal_apply(name, policy):
         leaves, lambda lf: crit(sum((r.data["dice"] for r in a_rolls(lf)), [])))
     assert nonzero(odds.defender_crit.fractions()) == marginal(
         leaves, lambda lf: rolls(lf, "defending")[0].data["crit"])
+    du = st.models["d1"].unit
     expected = {
         "attacker_hits": marginal(leaves, lambda lf: mr(lf).data["attacker_hits"]),
         "defender_hits": marginal(leaves, lambda lf: mr(lf).data["defender_hits"]),
@@ -205,7 +217,7 @@ def test_melee_odds_equal_apply(name, policy):
         "wounds_to_attacker": marginal(leaves, lambda lf: hr(lf, "a1")),
         "defender_ooa": marginal(leaves, lambda lf: lf.state.models["d1"].ooa),
         "attacker_ooa": marginal(leaves, lambda lf: lf.state.models["a1"].ooa),
-        "defender_pins": marginal(leaves, lambda lf: lf.state.units["d1"].pins - st.units["d1"].pins),
+        "defender_pins": marginal(leaves, lambda lf: lf.state.units[du].pins - st.units[du].pins),
         "attacker_pins": marginal(leaves, lambda lf: lf.state.units["a1"].pins - st.units["a1"].pins),
     }
     assert_round(oc, expected)
