@@ -37,6 +37,7 @@ from game.core.actions import (
 )
 from game.core.catalog.profiles import Special
 from game.core.rules.attack import deflection_will
+from game.core.rules.movepath import counts_for_hustle
 from game.core.rules.queries import catalog_of, engaged, sole_model
 from game.core.state import ModelState, Phase
 
@@ -139,8 +140,8 @@ def do(ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
     if context == "own" and act is not None and act.unit == actor:
         if not isinstance(action, Aim) and spent and ctx.settings["aim.expires"] == "next_action":
             act.aim = False  # CORE-3.3.AIM: any other action loses the Aim (free acts are not actions)
-        if isinstance(action, (Move, Climb)):
-            act.move_run += spent  # a Climb commits `actions` Moves (GEO-24, SKILL-6.1.HUSTLE)
+        if counts_for_hustle(action, ctx.settings):
+            act.move_run += spent  # a Climb commits `actions` Moves (GEO-24); a Withdraw is a Move (SKILL-6.1.HUSTLE)
         elif spent:
             act.move_run = 0
         act.last_action = type(action).__name__

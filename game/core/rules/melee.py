@@ -10,7 +10,7 @@ from game.core.geometry.distance import EPS, base_distance
 from game.core.rules.attack import lead_model, model_profile, numbers, pooled_fp, situation, take_hits
 from game.core.rules.context import record_crit
 from game.core.rules.movepath import allowance_of, judge_path, place_along, refuse_illegal, withdraw_hustle
-from game.core.rules.queries import catalog_of, contact_tol, enemy_contacts, in_contact, target_model
+from game.core.rules.queries import aim_pending, catalog_of, contact_tol, enemy_contacts, in_contact, target_model
 from game.core.rules.stats import Allowance
 from game.core.rules.wounds import inflict_wounds
 from game.core.state import ModelState, Phase
@@ -90,8 +90,7 @@ def do_melee(ctx: Ctx, act: MeleeAttack, m: ModelState, context: str) -> int:
         inflict_wounds(ctx, t.id, 1, st.round_counter)
         return 1
     cat = catalog_of(ctx)
-    activation = st.activation
-    aim = bool(context == "own" and activation is not None and activation.unit == m.unit and activation.aim)
+    aim = aim_pending(ctx, m, context)  # CORE-3.3.AIM: own activation, or an ordered Aim then this blow (GAP-37)
     s_a = situation(ctx, m, t, melee=True, aim=aim)
     weapons = [cat.weapon(act.weapon)] + ([cat.weapon(act.second_weapon)] if act.second_weapon else [])
     a_faces: list[int] = []

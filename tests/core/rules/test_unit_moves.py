@@ -7,7 +7,7 @@ import functools
 
 import pytest
 
-from game.core.actions import Climb, DeclineInterrupt, IllegalAction, Interrupt, Jump, Move, action_from_json
+from game.core.actions import Climb, DeclineInterrupt, IllegalAction, Interrupt, Jump, Move, Withdraw, action_from_json
 from game.core.battlefield import Anchor, Battlefield, TerrainPiece
 from game.core.catalog.loader import load_catalog
 from game.core.dice import ScriptedDice
@@ -303,3 +303,23 @@ def test_one_model_move_keeps_its_json_and_unit_moves_round_trip() -> None:
         action_from_json({"type": "Move", "unit": "pack", "paths": [[1, 2]]})
     with pytest.raises(ValueError, match="waypoint"):
         action_from_json({"type": "Move", "unit": "pack", "paths": {"d1": [[1]]}})
+
+
+@pytest.mark.setting("hustle.withdraw_counts")
+@pytest.mark.parametrize("counts", [True, False])
+def test_a_move_after_a_withdraw_pairs_for_hustle(counts: bool) -> None:
+    """SKILL-6.1.HUSTLE (`hustle.withdraw_counts`): a Withdraw costs a Move action (COMBAT-4.3.WITHDRAW), so the Move
+    right after it is the second of a pair and gets +2" when the setting is true; false: no pairing."""
+    st = game([("h1", "a", profile(move=6.0, actions=3, skills=("hustle",)), (20.0, 10.0)),
+               ("e1", "b", profile(), (21.0, 10.0))], settings={"hustle.withdraw_counts": counts})
+    activate(st, "h1")
+    apply(st, Withdraw("h1", ((18.0, 10.0),)), ScriptedDice([9]))  # e1's free attack misses
+    x0 = st.models["h1"].x
+    assert x0 == pytest.approx(18.0)
+    far = Move("h1", ((x0 - 8.5, 10.0),))  # 8.5" of centre travel: 6 + base 1 + Hustle 2 = 9, without Hustle 7
+    if counts:
+        apply(st, far, ScriptedDice([]))
+        assert st.models["h1"].x == pytest.approx(x0 - 8.5)
+    else:
+        with pytest.raises(IllegalAction, match="allowance|too far"):
+            validate(st, far)
