@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from game.core.actions import MeleeAttack, RangedAttack, ThrowGrenade
 from game.core.dice import ScriptedDice
 from game.core.odds.actions import attack_odds
@@ -108,6 +110,7 @@ def test_gap89_prone_model_defends_in_melee_at_minus_2():
     assert roll_of(ev, "defending with Knife").data["tn"] == 3
 
 
+@pytest.mark.setting("prone.counts_as_pinned")
 def test_gap89_prone_counts_as_pinned_setting():
     """GAP-89 (`prone.counts_as_pinned`): true -> ranged -2 vs a prone target; false -> no modifier."""
     for flag, tn in ((True, 3), (False, 5)):

@@ -82,6 +82,7 @@ def test_core34_check_failed_after_activating_is_retried_next_turn():
 # --- GAP-37 Order cost ----------------------------------------------------------------------------
 
 
+@pytest.mark.setting("alert.cost")
 def test_gap37_ordered_alert_costs_the_leader_the_alert_cost():
     """GAP-37: 1 Leader action per recipient action; a transferred pair puts the recipient on Alert
     (`alert.cost` read as set, here 3)."""
@@ -157,6 +158,7 @@ def test_gap78_engaged_leader_may_not_order():
     assert ei.value.rule == "GAP-78"
 
 
+@pytest.mark.setting("melee.engaged_actions")
 def test_gap78_setting_widens_the_list():
     """GAP-78 is a setting: listing "reload" lets an Engaged model Reload."""
     from game.core.settings import Settings
@@ -250,6 +252,7 @@ def _end_turn(st: GameState) -> list:
     return apply(st, EndActivation("b1"), ScriptedDice([6, 2]))
 
 
+@pytest.mark.setting("alert.expiry")
 def test_alert_expiry_end_of_turn_setting():
     """GAP-17 `alert.expiry`=end_of_turn: unused Alert tokens go at the turn end (default: they persist)."""
     for expiry, held in (("end_of_turn", False), ("start_of_own_next_activation", True)):
@@ -261,6 +264,7 @@ def test_alert_expiry_end_of_turn_setting():
         assert st.turn == 2 and st.units["a2"].alert is held
 
 
+@pytest.mark.setting("crit.offturn")
 def test_crit_offturn_next_activation_setting_carries_into_next_turn():
     """GAP-12 `crit.offturn`=next_activation: an activated unit's off-turn extra action waits for its next
     activation; the default `bank_if_unactivated` loses it."""

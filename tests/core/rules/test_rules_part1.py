@@ -53,6 +53,7 @@ def test_tv11_critical_pools(faces, tn, hits, crit):
     assert (r.successes, r.crit.value) == (hits, crit)
 
 
+@pytest.mark.setting("crit.mix_keeps_auto")
 def test_tv11_mix_keeps_auto_alternative():
     """GAP-11 alternative `crit.mix_keeps_auto`=true: the 1 still succeeds, the 10 still fails."""
     s = settings_of(two(settings={"crit.mix_keeps_auto": True}))
@@ -145,6 +146,7 @@ def test_move_min_floor():
     assert move_allowance(st.models["m"], hustle_bonus=False, rainstorm=True).movement == 1.0
 
 
+@pytest.mark.setting("move.front_to_rear_adds_base")
 def test_front_to_rear_setting_off():
     """GAP-86 alternative: `move.front_to_rear_adds_base`=false -> centre-to-centre, no base width."""
     st = two(settings={"move.front_to_rear_adds_base": False})
@@ -543,6 +545,7 @@ def test_deploy_zone_and_reaction_radius():
 
 @pytest.mark.parametrize("face,hazard,limit", [(1, "overcast", 6), (2, "sudden_darkness", 6), (4, "rainstorm", 6),
                                                (6, "high_radiation", 5)])
+@pytest.mark.setting("env.enabled")
 def test_environment_roll(face, hazard, limit):
     """TURN-3 with `env.enabled`: D6 on the table; High Radiation takes one turn off the limit (TV-13, GAP-58)."""
     from game.core.rules.turnrolls import roll_environment
