@@ -36,6 +36,22 @@ def test_geo5_range_with_minimum_range_on_the_closest_edge():
     assert weapon_range(a, model("t", 49.01, 0.0), 0.0, 48.0).too_far
 
 
+@pytest.mark.setting("range.min_rule")
+def test_geo5_gap116_minimum_range_rule_closest_edge_or_centre():
+    """GEO-5 / COMBAT-4.1.REQUIREMENTS [HOUSE `range.min_rule`]: a 1-36" weapon at 0.5" edge to edge (1.5" centre to
+    centre) is too close by the closest edges, in range by the centres; the maximum is edge to edge either way."""
+    a = model("a", 0.0, 0.0)
+    t = model("t", 1.5, 0.0)
+    edge = weapon_range(a, t, 1.0, 36.0)
+    assert edge.too_close and not edge.in_range and edge.rule == "GEO-5"
+    assert weapon_range(a, t, 1.0, 36.0, settings=Settings({"range.min_rule": "closest_edge"})) == edge
+    centre = weapon_range(a, t, 1.0, 36.0, settings=Settings({"range.min_rule": "centre"}))
+    assert not centre.too_close and centre.in_range and centre.distance == pytest.approx(0.5)
+    assert centre.rule == "GAP-116"
+    far = weapon_range(a, model("t", 37.01, 0.0), 1.0, 36.0, settings=Settings({"range.min_rule": "centre"}))
+    assert far.too_far and not far.in_range  # 36.01" edge to edge: the maximum still counts edges
+
+
 def test_geo6_base_contact_tolerance_and_no_overlap():
     a = model("a", 0.0, 0.0)
     assert base_contact(a, model("b", 1.1, 0.0), 0.1).in_contact

@@ -219,10 +219,10 @@ def _obstruction_items(world: World, backend: SightBackend, a: Base, t: Base, cr
 
 
 def _item_text(world: World, group: tuple[int, ...]) -> str:
-    if len(group) == 1:
-        return f"piece {group[0]}"
     building = world.pieces[world.index_of[group[0]]].building
-    return f"{building}'s wall (pieces {', '.join(str(p) for p in group)})"
+    if not building:
+        return f"piece {group[0]}"
+    return f"{building}'s wall (piece{'s' if len(group) > 1 else ''} {', '.join(str(p) for p in group)})"
 
 
 def _reasons(world: World, a: str, t: str, best: CoverCandidate | None, cover: Cover, degraded: Cover,
