@@ -61,8 +61,8 @@ def map_entries(bf: Battlefield, pal: Palette) -> list[Entry]:
             add("woods", Entry("woods: LOS area (GEO-10.WOODS)", fill))
         elif p.kind == "roof":
             add("roof", Entry("roof (translucent)", fill))
-        elif p.kind == "floor":
-            add("floor", Entry("upper floor", fill))
+        elif p.kind == "floor" or (p.cover is Cover.NONE and p.movement is Movement.OPEN and fill == pal.floor):
+            add("floor", Entry("floor, road or yard: open ground", fill))
         elif p.kind == "water":
             add("water", Entry("water", fill))
         elif p.cover is not Cover.NONE:

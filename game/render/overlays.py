@@ -207,7 +207,7 @@ def smoke_overlay(cloud: SmokeCloud, sheet: Sheet) -> Overlay:
         c = to_px((cloud.x, cloud.y))
         r = cloud.radius * ppi_of(to_px)
         layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        for k, alpha in ((1.0, 120), (0.8, 40), (0.55, 40), (0.3, 40)):  # denser towards the middle
+        for k, alpha in ((1.0, 150), (0.78, 45), (0.55, 45), (0.3, 45)):  # denser towards the middle
             pygame.draw.circle(layer, (*SMOKE, alpha), c, r * k)
         surface.blit(layer, (0, 0))
         steps = 36
