@@ -146,13 +146,23 @@ def _move(d: dict[str, Any]) -> str:
     length, cost = d["length"], d["cost"]
     moved = f"{_fmt_num(length)}\""
     if abs(cost - length) > 0.005:
-        moved += f" (costs {_fmt_num(cost)}\": difficult ground or climbing)"
+        difficult = sum(d.get("difficult") or [])  # inches per segment, when the event carries them
+        if difficult > 0:
+            why = f"{_fmt_num(difficult)}\" of difficult ground"
+        elif "climbed" in d:
+            why = f"{_fmt_num(d['climbed'])}\" climbed at {_fmt_num(d.get('climb_rate', 2))}\" per inch"
+        else:
+            why = "difficult ground, low obstacles or a climb over"
+        moved += f" (costs {_fmt_num(cost)}\": {why})"
     start, end = _pt(pts[0]), _pt(pts[-1])
     if zs and (zs[0] or zs[-1]):
         start, end = f"{start} z {_fmt_num(zs[0])}\"", f"{end} z {_fmt_num(zs[-1])}\""
     via = _vertical(d)
     verb = "climbs" if "climbed" in d else "moves"
-    extra = f", climbing {_fmt_num(d['climbed'])}\" with {_n(d['actions'], 'Move action')}" if "climbed" in d else ""
+    extra = f" with {_n(d['actions'], 'Move action')}" if "climbed" in d else ""
+    touched = sorted({p for seg in d.get("pieces") or [] for p in seg})  # per segment, when the event has them
+    if "climbed" in d and touched:
+        extra += " over " + ", ".join(f"piece #{p}" for p in touched)
     return (f"  {d['unit']} {verb} {moved} of {_fmt_num(d['allowance'])}\" [{d['allowance_text']}]{extra}: "
             f"{start} -> {end}" + (f" ({via})" if via else ""))
 

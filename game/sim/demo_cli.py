@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             bf = load_map(args.map)
             scen = map_demo(bf)
         except (ValueError, OSError) as exc:  # MapError is a ValueError
-            return fail(COMMAND, f"--map {args.map}", str(exc))
+            return fail(COMMAND, "--map", str(exc))
     if args.record is not None:
         problem = output_problem(args.record)
         if problem is not None:

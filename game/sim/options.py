@@ -11,16 +11,24 @@ from pathlib import Path
 SEED_MAX = 2**64 - 1  # the PRNG takes 64 bits (game/core/dice.py): larger seeds are refused, never reduced
 
 
+def _shown(text: str) -> str:
+    """An argument as a message quotes it: at most 40 characters."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
 def seed_arg(text: str) -> int:
     """argparse type of --seed: a whole number from 0 to 2^64-1."""
     try:
         value = int(text.strip().replace("_", ""), 10)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; give one from 0 to {SEED_MAX}") from None
-    if not 0 <= value <= SEED_MAX:
-        size = f"{len(str(abs(value)))} digits" if value > 0 else "negative"
-        raise argparse.ArgumentTypeError(f"{text} is {size}; give a whole number from 0 to {SEED_MAX} (2^64-1): "
-                                         "a larger seed is refused, not reduced, so no two seeds play one game")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number; give one "
+                                         f"from 0 to {SEED_MAX}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is negative; give a whole number from 0 to {SEED_MAX}")
+    if value > SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} has {len(str(value))} digits, over 2^64-1; give a whole "
+                                         f"number from 0 to {SEED_MAX} (a larger seed is refused, not reduced, so that "
+                                         "no two seeds play one game)")
     return value
 
 
@@ -29,9 +37,9 @@ def count_arg(text: str) -> int:
     try:
         value = int(text.strip(), 10)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of actions; give 0 or more") from None
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number of actions; give 0 or more") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is negative; give a number of actions, 0 or more")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is negative; give a number of actions, 0 or more")
     return value
 
 
