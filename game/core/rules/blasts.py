@@ -256,7 +256,7 @@ def do_flame(ctx: Ctx, a: FlameAttack, m: ModelState, context: str) -> int:
     spend_ammo(ctx, m, w, p)
     auto = bool(ctx.settings["flame.auto_hit"])
     ctx.emit("attack", ("ARMORY-5.1.FLAME",) + (() if auto else ("GAP-73",)), kind="blast", attacker=m.id,
-             weapon=w.name, point=[m.x + math.cos(a.angle), m.y + math.sin(a.angle)],
+             weapon=w.name, point=[m.x + math.cos(a.angle), m.y + math.sin(a.angle)], angle=a.angle,
              indirect="flame: no roll" if auto else "flame: to-hit roll (flame.auto_hit=false)")
     if not auto:
         rules = ("ARMORY-5.1.FLAME", "GAP-73")
@@ -268,9 +268,9 @@ def do_flame(ctx: Ctx, a: FlameAttack, m: ModelState, context: str) -> int:
             return 1
     fact = template_coverage(ctx.battlefield, _scene(ctx), TemplateKind.FLAME, None, angle=a.angle,
                              attacker_id=m.id, settings=ctx.settings)
-    ctx.emit("template", ("ARMORY-5.1.FLAME", "GEO-15", "GEO-16", "GAP-73"), kind="flame", attacker=m.id,
-             origin=list(fact.origin), angle=a.angle, models=_coverage_json(fact))
     blast = flame_blast(ctx, m, a.weapon)
+    ctx.emit("template", ("ARMORY-5.1.FLAME", "GEO-15", "GEO-16", "GAP-73"), kind="flame", attacker=m.id,
+             origin=list(fact.origin), angle=a.angle, models=_coverage_json(fact, _friends(ctx, m, blast, fact)))
     ctx.state.round_counter += 1
     _apply_effects(ctx, m, blast, fact, ctx.state.round_counter)
     return 1
@@ -279,9 +279,15 @@ def do_flame(ctx: Ctx, a: FlameAttack, m: ModelState, context: str) -> int:
 # --- resolution ----------------------------------------------------------------------------------
 
 
-def _coverage_json(fact: TemplateFact) -> list[dict[str, Any]]:
-    return [{"model": c.model, "effect": c.effect.value, "shielded_by": list(c.shielded_by),
-             "soft_cover": list(c.soft_cover_between)} for c in fact.models]
+def _coverage_json(fact: TemplateFact, spare: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Each touched model with its GEO-16 effect, or "spared" for a friend the flame spares (`flame.friendly`)."""
+    return [{"model": c.model, "effect": "spared" if c.model in spare else c.effect.value,
+             "shielded_by": list(c.shielded_by), "soft_cover": list(c.soft_cover_between)} for c in fact.models]
+
+
+def _friends(ctx: Ctx, attacker: ModelState, blast: Blast, fact: TemplateFact) -> tuple[str, ...]:
+    return tuple(c.model for c in fact.models if c.effect is not TemplateEffect.SHIELDED
+                 and spared(ctx.settings, attacker, blast, c.side))
 
 
 def resolve_blast(ctx: Ctx, m: ModelState, blast: Blast, x: float, y: float, *, context: str,
@@ -377,10 +383,10 @@ def _apply_effects(ctx: Ctx, attacker: ModelState, blast: Blast, fact: TemplateF
         st.smoke.append(smoke_cloud(ctx.settings, centre, st.turn))
         ctx.emit("smoke", ("ARMORY-5.1.GRENADE-TABLE", "GAP-72"), centre=[centre[0], centre[1]],
                  height=ctx.settings["smoke.height"])
-    friends = [c.model for c in fact.models if c.effect is not TemplateEffect.SHIELDED
-               and spared(ctx.settings, attacker, blast, c.side)]
+    friends = _friends(ctx, attacker, blast, fact)
     if friends:
-        ctx.emit("template_spared", ("GAP-73",), models=friends, reason="flame.friendly=false: friends are spared")
+        ctx.emit("template_spared", ("GAP-73",), models=list(friends),
+                 reason="flame.friendly=false: friends are spared")
     for cov in fact.models:
         m = st.models.get(cov.model)
         if m is None or m.dead or cov.effect is TemplateEffect.SHIELDED or cov.model in friends:
@@ -424,7 +430,7 @@ def _tn_from(breakdown: list[list[Any]]) -> TargetNumber:
 class BurnCrits:
     """GAP-74: the saves of one model's Burn are one roll for criticals (INTRO-1.2.CRIT-PER-ROUND): which
     natural 1s and 10s it has shown so far (on the kept dice, and on every die for GAP-14 `any_die`), and
-    whether its one crit Pin or one extra action was already given."""
+    whether its one crit Pin or one extra action was already given, and the Burn's crit so far."""
 
     kept_one: bool = False
     kept_ten: bool = False
@@ -432,6 +438,7 @@ class BurnCrits:
     any_ten: bool = False
     pinned: bool = False
     extra: bool = False
+    crit: str = "none"
 
 
 def burn_save(chain: BurnCrits, dice: tuple[int, ...], tn: int,
@@ -453,26 +460,29 @@ def burn_save(chain: BurnCrits, dice: tuple[int, ...], tn: int,
     pin = crit is Crit.FAILURE and not chain.pinned
     extra = crit is Crit.SUCCESS and not chain.extra
     new = BurnCrits(chain.kept_one or kept == 1, chain.kept_ten or kept == 10, chain.any_one or 1 in dice,
-                    chain.any_ten or 10 in dice, chain.pinned or pin, chain.extra or extra)
+                    chain.any_ten or 10 in dice, chain.pinned or pin, chain.extra or extra, crit.value)
     return saved, crit, new, pin, extra
 
 
 def burn_save_roll(ctx: Ctx, m: ModelState, tn: TargetNumber, save_dice: int, chain: BurnCrits, *,
                    what: str) -> tuple[bool, BurnCrits, PoolResult]:
-    """Roll and log one Burn save (`burn_save`); the logged crit is the Burn's so far. Returns the save, the new
-    chain and the roll's crit effect for `record_crit` (FAILURE: the Pin now; SUCCESS: the action now)."""
+    """Roll and log one Burn save (`burn_save`): `crit` is what this save changed in the Burn's crit (a roll that
+    leaves it as it was shows none), `burn_crit` the Burn's crit so far. Returns the save, the new chain and the
+    roll's crit effect for `record_crit` (FAILURE: the Pin now; SUCCESS: the action now)."""
     dice = tuple(ctx.dice.d10() for _ in range(max(1, save_dice)))
     saved, crit, new, pin, extra = burn_save(chain, dice, tn.value, ctx.settings)
     ctx.state.round_counter += 1
     kept = min(dice)
+    now = crit if crit.value != chain.crit else Crit.NONE
     rules = ("ARMORY-5.1.BURN", "GAP-74") + (("COMBAT-4.1.SAVE", "GAP-14") if save_dice > 1 else ())
     crit_rule = {Crit.SUCCESS: ("INTRO-1.2.CRIT-SUCCESS",), Crit.FAILURE: ("INTRO-1.2.CRIT-FAIL",),
-                 Crit.MIX: ("INTRO-1.2.CRIT-MIX",), Crit.NONE: ()}[crit]
+                 Crit.MIX: ("INTRO-1.2.CRIT-MIX",), Crit.NONE: ()}[now]
     data: dict[str, Any] = {"what": what, "who": m.id, "dice": [kept]}
     if save_dice > 1:
         data["rolled"] = [list(dice)]
     ctx.emit("roll", rules + crit_rule, **data, tn=tn.value, tn_text=tn.text(), breakdown=tn.breakdown(),
-             successes=int(saved), outcome=[saved], crit=crit.value, round=ctx.state.round_counter)
+             successes=int(saved), outcome=[saved], crit=now.value, burn_crit=crit.value,
+             round=ctx.state.round_counter)
     effect = Crit.FAILURE if pin else Crit.SUCCESS if extra else Crit.NONE
     return saved, new, PoolResult((kept,), tn.value, (saved,), effect)
 

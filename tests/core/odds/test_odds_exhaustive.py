@@ -271,7 +271,7 @@ def test_flame_burn_chain_equal_apply(ai):
     exp["wounds"] = marginal(leaves, lambda lf: sum(1 for b in burns(lf) if not b.data["successes"]))
     exp["deflections"] = marginal(leaves, lambda lf: int(any(b.data["successes"] for b in burns(lf))))
     exp["hits"] = marginal(leaves, lambda lf: len(burns(lf)))
-    exp["save_crit"] = marginal(leaves, lambda lf: burns(lf)[-1].data["crit"] if burns(lf) else "no_roll")
+    exp["save_crit"] = marginal(leaves, lambda lf: burns(lf)[-1].data["burn_crit"] if burns(lf) else "no_roll")
     assert_round(odds.models["t1"].given["affected"], exp)
 
 

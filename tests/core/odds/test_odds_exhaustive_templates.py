@@ -32,7 +32,7 @@ def burn_marginals(base: GameState, leaves: list[Leaf], target: str) -> dict[str
     exp["wounds"] = marginal(leaves, lambda lf: sum(1 for b in burns(lf) if not b.data["successes"]))
     exp["deflections"] = marginal(leaves, lambda lf: int(any(b.data["successes"] for b in burns(lf))))
     exp["hits"] = marginal(leaves, lambda lf: len(burns(lf)))
-    exp["save_crit"] = marginal(leaves, lambda lf: burns(lf)[-1].data["crit"] if burns(lf) else "no_roll")
+    exp["save_crit"] = marginal(leaves, lambda lf: burns(lf)[-1].data["burn_crit"] if burns(lf) else "no_roll")
     return exp
 
 

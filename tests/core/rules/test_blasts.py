@@ -81,6 +81,7 @@ def test_gap73_flame_friendly_false_spares_the_attackers_friends():
     ev = apply(st, FLAME, ScriptedDice([9]))
     assert [b.data["who"] for b in burns(ev)] == ["b1"] and not st.models["a2"].ooa
     assert next(e for e in ev if e.type == "template_spared").data["models"] == ["a2"]
+    assert template_effects(ev) == {"b1": "affected", "a2": "spared"}
 
 
 @pytest.mark.setting("flame.soft_save_bonus")
@@ -153,7 +154,8 @@ def test_gap74_burn_saves_are_one_roll_for_criticals():
     deflection check at Will 5 - 1 - 2 = 2 passes on the 2)."""
     st = flame_game(target={"armor": 5, "wounds": 3, "will": 5})
     ev = apply(st, FLAME, ScriptedDice([10, 10, 2, 2]))
-    assert [b.data["crit"] for b in burns(ev)] == ["failure", "failure", "failure"]
+    assert [b.data["crit"] for b in burns(ev)] == ["failure", "none", "none"]
+    assert [b.data["burn_crit"] for b in burns(ev)] == ["failure", "failure", "failure"]
     assert [e.data["added"] for e in ev if e.type == "pinned"] == [1] and st.units["b1"].pins == 1
 
 
