@@ -77,10 +77,8 @@ def _centre(bf: Battlefield, pid: int) -> Point2:
 
 
 def obstruction_items(cov: CoverFact) -> tuple[tuple[int, ...], ...]:
-    """The GEO-13 items that count -1 each: the fact's `obstruction_groups` where the geometry groups the pieces
-    of one wall, else one item per obstructing piece."""
-    groups = getattr(cov, "obstruction_groups", None)
-    return tuple(groups) if groups is not None else tuple((p,) for p in cov.obstructions)
+    """The GEO-13 items that count -1 each (the pieces of one building's wall are one item)."""
+    return cov.obstruction_groups
 
 
 def _creature(sheet: Sheet, model: str) -> bool:
