@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from game.core.actions import FlameAttack, TemplateAttack, ThrowGrenade
-from game.core.battlefield import Battlefield, Point2, Scene
+from game.core.battlefield import Base, Battlefield, Point2, Scene
 from game.core.catalog.profiles import GrenadeEffect, Template
 from game.core.dice import Crit, TargetNumber
 from game.core.geometry.distance import EPS
@@ -546,14 +546,15 @@ def template_odds(state: GameState, action: Any, *, context: str = "own") -> Tem
         tn = blast_tn(ctx, m, dlv, aim_pending(ctx, m, context))
         p_hit, crit = _throw(tn, settings)
         point = (action.x, action.y)
-        first = {b.id: _effect_probs(bf, scene, kind, point, b.id, p_hit, settings) for b in scene.bases}
-        touchable = {b for b, pr in first.items() if pr["untouched"] != 1}
-        plan.prepare(touchable)
         on_fact = template_coverage(bf, scene, kind, (point[0], point[1], 0.0), settings=settings)
+        touchable = {b.id for b in scene.bases if _touchable(on_fact, kind, point, b, p_hit, settings)}
+        plan.prepare(touchable)
         on_hit = {b: plan.case(b, on_fact, point) for b in sorted(touchable)}
         for b in touchable:
-            per_model[b] = _case_probs(plan, bf, scene, kind, point, b, p_hit, settings) if (
-                plan.varies(b) or (bf.pieces and blast.damage is not None)) else _plain_cases(plan, first[b], b)
+            if plan.varies(b) or (bf.pieces and blast.damage is not None):
+                per_model[b] = _case_probs(plan, bf, scene, kind, point, b, p_hit, settings)
+            else:
+                per_model[b] = _plain_cases(plan, _effect_probs(bf, scene, kind, point, b, p_hit, settings), b)
     models = {}
     for mid, probs in per_model.items():
         effects: dict[str, Prob] = {e: Fraction(0) for e in EFFECTS}
@@ -574,6 +575,16 @@ def _throw(tn: TargetNumber, settings: Settings) -> tuple[Fraction, Dist]:
     roll = pool_dist(1, tn.value, settings=settings)
     hit_w = sum(w for s, _, w in roll.outcomes if s)
     return Fraction(hit_w, roll.denom), Dist({c.value: w for _, c, w in roll.outcomes}, roll.denom)
+
+
+def _touchable(on_fact: TemplateFact, kind: TemplateKind, point: Point2, b: Base, p_hit: Fraction,
+               settings: Settings) -> bool:
+    """The template can land on b: where it is aimed (if it can hit), or on some deviation (GEO-18, closed form)."""
+    if p_hit and on_fact.model(b.id) is not None:
+        return True
+    reach = kind.radius + b.radius + EPS
+    return p_hit != 1 and any(touch_arc(point, deviation_distance(k, settings=settings), (b.x, b.y), reach)
+                              is not None for k in range(1, 11))
 
 
 def _effect_probs(bf: Battlefield, scene: Scene, kind: TemplateKind, point: Point2, model: str, p_hit: Fraction,
