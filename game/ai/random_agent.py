@@ -88,6 +88,9 @@ class RandomAgent:
         if ph is Phase.MEDKIT:
             dec = state.wound_queue[0]
             m = state.models[dec.model]
+            if (settings_of(state)["medkit.self_window"] == "any_time" and m.profile.wounds > 1
+                    and m.wounds_taken < m.profile.wounds and self.rng.random() < 0.5):
+                return DeclineMedKit(dec.model)  # COMBAT-4.4.MEDKIT-DELAY: fight on, dress it at a later window
             if self.rng.random() < 0.8:
                 return UseItem(m.unit, "medkit")
             return DeclineMedKit(dec.model)
@@ -117,6 +120,12 @@ class RandomAgent:
     def _interrupt(self, st: GameState) -> Action:
         win = st.interrupt
         assert win is not None
+        # COMBAT-4.4.MEDKIT-DELAY (`medkit.self_window`=any_time): a delayed self-kit offered at this window. The
+        # dice are drawn only when such a kit is legal, so games without one play exactly as before.
+        kits = [k for k in (Interrupt(u.id, UseItem(u.id, "medkit")) for u in st.units.values()
+                            if u.side == st.deciding and st.unit_in_play(u.id)) if _legal(st, k)]
+        if kits and self.rng.random() < 0.3:
+            return self.rng.choice(kits)
         units = [u.id for u in st.units.values() if u.side == st.deciding and (u.alert or u.id == win.extra_unit)
                  and st.unit_in_play(u.id)]
         if units and self.rng.random() < 0.5:
