@@ -163,8 +163,19 @@ def _move(d: dict[str, Any]) -> str:
     touched = sorted({p for seg in d.get("pieces") or [] for p in seg})  # per segment, when the event has them
     if "climbed" in d and touched:
         extra += " over " + ", ".join(f"piece #{p}" for p in touched)
-    return (f"  {d['unit']} {verb} {moved} of {_fmt_num(d['allowance'])}\" [{d['allowance_text']}]{extra}: "
+    who = d["unit"] if d.get("model", d["unit"]) == d["unit"] else f"{d['unit']}: {d['model']}"
+    return (f"  {who} {verb} {moved} of {_fmt_num(d['allowance'])}\" [{d['allowance_text']}]{extra}: "
             f"{start} -> {end}" + (f" ({via})" if via else ""))
+
+
+def _unit_move(d: dict[str, Any]) -> str:
+    """CORE-3.7 / GEO-21: after the per-model lines of a multi-model unit's move, who moved and the chain."""
+    stayed = f"; {_names(d['stayed'])} stayed" if d["stayed"] else ""
+    if d["cohesion"]:
+        chain = "in cohesion" + (" again (restored)" if d["restored"] else "")
+    else:
+        chain = f"out of cohesion in {len(d['groups'])} groups, {_fmt_num(d['gap'])}\" short (closing up)"
+    return f"  {d['unit']} ({d['action']}): {_names(d['moved'])} moved{stayed}; {chain}"
 
 
 def _jump(d: dict[str, Any]) -> str:
@@ -241,6 +252,7 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
     "move": _move,
     "climb": _move,
     "jump": _jump,
+    "unit_move": _unit_move,
     "attack": _attack,
     "template": _template,
     "mission_end": _mission_end,

@@ -38,12 +38,14 @@ def run(args: argparse.Namespace) -> int:
     bf: Battlefield | None = None
     scen: Scenario = scenario("open-table-demo")
     if args.map is not None:
-        from game.maps.loader import load_map
+        from game.maps.loader import MapError, load_map
 
         try:
             bf = load_map(args.map)
             scen = map_demo(bf)
-        except (ValueError, OSError) as exc:  # MapError is a ValueError
+        except MapError as exc:
+            return fail(COMMAND, "--map", exc.summary())
+        except (ValueError, OSError) as exc:
             return fail(COMMAND, "--map", str(exc))
     if args.record is not None:
         problem = output_problem(args.record)

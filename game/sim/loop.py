@@ -105,11 +105,13 @@ def battlefield_of(record: Record, *, where: str = "record") -> Battlefield | No
     if record.map_path is None:
         return None
     check_map_hash(record, where=where)
-    from game.maps.loader import load_map
+    from game.maps.loader import MapError, load_map
 
     try:
         return load_map(record.map_path)
-    except (ValueError, OSError) as exc:  # MapError is a ValueError
+    except MapError as exc:
+        raise RecordError(f"{where}: field 'map': {exc.summary()}") from None
+    except (ValueError, OSError) as exc:
         raise RecordError(f"{where}: field 'map': {_first_line(exc)}") from None
 
 

@@ -76,7 +76,8 @@ def roll_saves(ctx: Ctx, defender: ModelState, hits: int, tn: TargetNumber, save
         crit = evaluate_pool(flat, tn.value, settings=ctx.settings).crit
         res = PoolResult(res.faces, res.tn, res.success, crit)
     ctx.state.round_counter += 1
-    ctx.emit("roll", rules + ("COMBAT-4.1.SAVE", "GAP-14"), what=what, who=defender.id, dice=list(kept),
+    cited = rules + tuple(r for r in ("COMBAT-4.1.SAVE", "GAP-14") if r not in rules)
+    ctx.emit("roll", cited, what=what, who=defender.id, dice=list(kept),
              rolled=[list(p) for p in pairs], tn=tn.value, tn_text=tn.text(), breakdown=tn.breakdown(),
              successes=res.successes, outcome=[bool(x) for x in res.success], crit=res.crit.value,
              round=ctx.state.round_counter)

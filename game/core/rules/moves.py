@@ -154,7 +154,8 @@ def _emit_unit_move(ctx: Ctx, unit: str, what: str, legs: Sequence[tuple[ModelSt
 def _event_data(unit: str, m: ModelState, v: PathFact, allowance: float, text: str) -> dict[str, Any]:
     return dict(unit=unit, model=m.id, path=[[p[0], p[1]] for p in v.points], path_z=[p[2] for p in v.points],
                 length=v.length, cost=v.cost, allowance=allowance, allowance_text=text,
-                segments=[s.kind.value for s in v.segments], z=m.z)
+                segments=[s.kind.value for s in v.segments], pieces=[list(s.pieces) for s in v.segments],
+                difficult=[s.difficult for s in v.segments], z=m.z)
 
 
 def _end(v: PathFact | None) -> Point3 | None:
