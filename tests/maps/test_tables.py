@@ -11,11 +11,12 @@ import shapely
 from shapely.geometry import Point, Polygon
 
 from game.core.battlefield import Area, Base, Battlefield, ConnectorKind, Cover, Movement
-from game.core.geometry.distance import EPS, point_distance
+from game.core.geometry.distance import point_distance
 from game.core.geometry.movement.paths import shortest_path
 from game.core.geometry.movement.positions import nearest_legal, position_fact
 from game.core.geometry.terrain import blocking_piece_at
 from game.core.geometry.zone import cohesion
+from game.core.tolerance import EPS
 from game.maps.lint import lint_map
 from game.maps.loader import load_map
 from game.tools import make_maps

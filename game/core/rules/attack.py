@@ -10,13 +10,14 @@ from game.core.actions import IllegalAction
 from game.core.battlefield import Cover
 from game.core.catalog.profiles import Special, Weapon, WeaponProfile
 from game.core.dice import PoolResult, TargetNumber, evaluate_pool
-from game.core.geometry.distance import EPS, RangeFact, base_distance, weapon_range
+from game.core.geometry.distance import RangeFact, base_distance, weapon_range
 from game.core.rules.context import record_crit
 from game.core.rules.modifiers import AttackNumbers, AttackSituation, attack_numbers, will_tn
 from game.core.rules.queries import can_see, catalog_of, enemy_contacts, in_contact, leader_bonus, unit_mates
 from game.core.rules.turnrolls import range_multiplier
 from game.core.rules.wounds import add_pins, inflict_wounds
 from game.core.state import ModelState
+from game.core.tolerance import EPS
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx

@@ -5,9 +5,9 @@ import math
 from typing import TYPE_CHECKING
 
 from game.core.actions import Deploy, IllegalAction
-from game.core.geometry.distance import EPS
 from game.core.geometry.polygon import circle_inside_polygon
 from game.core.rules.movepath import LOCATION_KINDS, check_position
+from game.core.tolerance import EPS
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx

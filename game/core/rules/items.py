@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from game.core.actions import IllegalAction, UseItem
-from game.core.geometry.distance import EPS, base_distance
+from game.core.geometry.distance import base_distance
 from game.core.rules.wounds import dress_wound, medkits, settle_wounds
 from game.core.state import ModelState
+from game.core.tolerance import EPS
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from game.core.actions import IllegalAction, MeleeAttack, Parry, Withdraw
 from game.core.catalog.profiles import Weapon, WeaponProfile
 from game.core.dice import PoolResult, evaluate_pool
-from game.core.geometry.distance import EPS, base_distance
+from game.core.geometry.distance import base_distance
 from game.core.rules.attack import lead_model, model_profile, numbers, pooled_fp, situation, take_hits
 from game.core.rules.context import record_crit
 from game.core.rules.movepath import allowance_of, judge_path, place_along, refuse_illegal, withdraw_hustle
@@ -14,6 +14,7 @@ from game.core.rules.queries import aim_pending, catalog_of, contact_tol, enemy_
 from game.core.rules.stats import Allowance
 from game.core.rules.wounds import inflict_wounds
 from game.core.state import ModelState, Phase
+from game.core.tolerance import EPS
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx

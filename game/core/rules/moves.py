@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from game.core.actions import Climb, IllegalAction, Jump, Move
 from game.core.battlefield import Base, Point3
-from game.core.geometry.distance import EPS, base_distance, segment_point_distance
+from game.core.geometry.distance import base_distance, segment_point_distance
 from game.core.geometry.movement.cost import CLIMB_RATE, PathFact
 from game.core.geometry.movement.positions import vertically_overlap
 from game.core.geometry.terrain import Level
@@ -28,6 +28,7 @@ from game.core.rules.movepath import (
 from game.core.rules.queries import enemies_of, engaged, leader_bonus
 from game.core.rules.stats import will_tn
 from game.core.state import ModelState
+from game.core.tolerance import EPS
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx

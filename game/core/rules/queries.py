@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from game.core.actions import IllegalAction
 from game.core.catalog import Catalog, load_catalog
 from game.core.dice import Modifier
-from game.core.geometry.distance import EPS
 from game.core.state import ModelState, TaskState
+from game.core.tolerance import EPS
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
