@@ -262,7 +262,7 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
     "turn_start": lambda d: f"=== Turn {d['turn']} of {d['turn_limit']} ===",
     "deploy": lambda d: f"  {d['model']} deployed at {_pt((d['x'], d['y']))}"
                         + (f" z {_fmt_num(d['z'])}\"" if d.get("z") else ""),
-    "deviation": lambda d: (f"  missed: the template drifts {_fmt_num(d['distance'])}\" (D10 {d['d10']}, bearing "
+    "deviation": lambda d: (f"  missed: the template drifts {_fmt_num(d['distance'])}\" (D10 {d['d10']}, "
                             f"{_bearing(d['angle'])}) to {_pt(d['point'])}"),
     "wounded": lambda d: (f"  {d['model']} takes {_n(d['wounds'], 'Wound')} "
                           f"({d['wounds_taken']}/{d['wounds_max']})"),

@@ -123,3 +123,18 @@ def test_a_folder_or_a_missing_file_is_refused(tmp_path: Path) -> None:
         load_record(tmp_path)
     with pytest.raises(RecordError, match="cannot read"):
         load_record(tmp_path / "nothing.json")
+
+
+def test_a_written_record_has_the_users_usual_permissions(tmp_path: Path) -> None:
+    """An atomic write (temp file + rename) leaves the file readable like any other the user writes (umask)."""
+    import os
+    import stat
+
+    from game.core.record import atomic_write_text
+
+    old = os.umask(0o022)
+    try:
+        atomic_write_text(tmp_path / "r.json", "{}")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "r.json").stat().st_mode) == 0o644
