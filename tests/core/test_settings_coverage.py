@@ -18,12 +18,6 @@ COVER, GEOMETRY, SIGHT = (f"tests/core/geometry/test_{n}.py" for n in ("cover", 
 # Keys whose flip test exists but still lacks its marker: key -> (test file, test function). The test must name
 # the key; delete an entry once the marker is added there.
 MARKER_PENDING: dict[str, tuple[str, str]] = {
-    "elev.hardened_becomes": (COVER, "test_geo14_soft_becomes_obstruction_and_hardened_becomes_hard"),
-    "elev.step": (COVER, "test_geo14_soft_becomes_obstruction_and_hardened_becomes_hard"),
-    "geo.contact_tol": (GEOMETRY, "test_geo4_geo6_base_to_terrain_distance_and_contact"),
-    "los.models_block": (SIGHT, "test_geo10_models_never_block_unless_set"),
-    "los.woods_depth": (SIGHT, "test_geo10_woods_depth_setting"),
-    "obstruction.ignore_attacker_contact": (COVER, "test_geo13_attackers_own_cover_does_not_count"),
     # the catalog's table of flips: each option's resolved profile value (HOSTILE-8.3, ARMORY-5, GEO-3)
 }
 

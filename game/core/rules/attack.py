@@ -17,7 +17,6 @@ from game.core.rules.queries import can_see, catalog_of, enemy_contacts, in_cont
 from game.core.rules.turnrolls import range_multiplier
 from game.core.rules.wounds import add_pins, inflict_wounds
 from game.core.state import ModelState
-from game.core.tolerance import EPS
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
@@ -226,11 +225,7 @@ def spend_ammo(ctx: Ctx, m: ModelState, w: Weapon, p: WeaponProfile) -> None:
 def ranged_reach(ctx: Ctx, a: ModelState, t: ModelState, p: WeaponProfile) -> RangeFact:
     """GEO-5 / GAP-116 (`range.min_rule`): in range iff minimum <= distance <= maximum (halved in a Rainstorm),
     measured edge to edge; with `centre` the minimum is measured between the base centres instead."""
-    fact = weapon_range(a.base(), t.base(), p.range_min, max_range(ctx, p))
-    if fact.too_close and ctx.settings["range.min_rule"] == "centre":
-        too_close = math.hypot(a.x - t.x, a.y - t.y) < p.range_min - EPS
-        fact = replace(fact, too_close=too_close, in_range=not (too_close or fact.too_far), rule="GAP-116")
-    return fact
+    return weapon_range(a.base(), t.base(), p.range_min, max_range(ctx, p), settings=ctx.settings)
 
 
 def ranged_eligible(ctx: Ctx, o: ModelState, t: ModelState, p: WeaponProfile) -> bool:

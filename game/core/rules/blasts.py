@@ -156,14 +156,6 @@ def _check_point(ctx: Ctx, m: ModelState, x: float, y: float, blast: Blast) -> D
     return delivery(ctx, m, x, y, blast)
 
 
-def _check_burn(ctx: Ctx, blast: Blast) -> None:
-    """GAP-74 `burn.stop_on_save`: RULES.md states no reading in which a Burn goes on after a passed save
-    (ARMORY-5.1.BURN: "until it passes one or runs out of Wounds"), so false is refused, not guessed."""
-    if GrenadeEffect.BURN in blast.effects and not ctx.settings["burn.stop_on_save"]:
-        raise IllegalAction("burn.stop_on_save=false is not built: RULES.md gives no Burn that goes on after a "
-                            "passed save (ARMORY-5.1.BURN)", "GAP-74")
-
-
 # --- the three actions -----------------------------------------------------------------------------
 
 
@@ -180,7 +172,6 @@ def check_throw(ctx: Ctx, a: ThrowGrenade, m: ModelState, context: str) -> int:
         raise IllegalAction(str(exc), "ARMORY-5.1.GRENADE-TABLE") from None
     if m.grenades.get(a.grenade, 0) <= 0:
         raise IllegalAction(f"{m.id} carries no {blast.name}", "ARMORY-5.1.GRENADE-CARRY")
-    _check_burn(ctx, blast)
     _check_point(ctx, m, a.x, a.y, blast)
     return 1
 
@@ -214,7 +205,6 @@ def check_template_attack(ctx: Ctx, a: TemplateAttack, m: ModelState, context: s
 
     w, p, blast = weapon_blast(ctx, m, a.weapon, a.profile)
     check_ammo(ctx, m, w)
-    _check_burn(ctx, blast)
     _check_point(ctx, m, a.x, a.y, blast)
     return 1
 
@@ -237,7 +227,6 @@ def check_flame(ctx: Ctx, a: FlameAttack, m: ModelState, context: str) -> int:
     if enemy_contacts(ctx, m):
         raise IllegalAction(f"{m.id} is Engaged in melee and may not use the flame thrower", "GAP-78")
     check_ammo(ctx, m, w)
-    _check_burn(ctx, flame_blast(ctx, m, a.weapon))
     return 1
 
 
@@ -487,17 +476,6 @@ def burn_save_roll(ctx: Ctx, m: ModelState, tn: TargetNumber, save_dice: int, ch
     return saved, new, PoolResult((kept,), tn.value, (saved,), effect)
 
 
-def _wound_without_kit(ctx: Ctx, m: ModelState, round_id: int) -> None:
-    """GAP-74 `burn.medkit_between`=false: a Burn Wound offers no Med-Kit decision; the kits are set aside while
-    it is dealt, so it settles at once (OOA when Wounds reach the model's total)."""
-    kept = list(m.items)
-    m.items[:] = [i for i in kept if i != "medkit"]
-    try:
-        inflict_wounds(ctx, m.id, 1, round_id)
-    finally:
-        m.items[:] = kept
-
-
 def burn_step(ctx: Ctx, c: dict[str, Any]) -> None:
     """ARMORY-5.1.BURN / GAP-74: save after save until one passes (a deflection: one Will check, unless
     `burn.deflection_will`=false) or the model runs out of Wounds; a Med-Kit may be used between rolls
@@ -522,7 +500,7 @@ def burn_step(ctx: Ctx, c: dict[str, Any]) -> None:
     if ctx.settings["burn.medkit_between"]:
         inflict_wounds(ctx, m.id, 1, c["round"])
     else:
-        _wound_without_kit(ctx, m, c["round"])
+        inflict_wounds(ctx, m.id, 1, c["round"], kit_window=False)  # GAP-74 `burn.medkit_between`=false
 
 
 def smoke_will_tn(ctx: Ctx, m: ModelState, *, leader: tuple[Modifier, ...] | None = None) -> TargetNumber:

@@ -43,10 +43,11 @@ def medkits(m: ModelState) -> int:
     return m.items.count("medkit")
 
 
-def inflict_wounds(ctx: Ctx, model_id: str, n: int, round_id: int) -> None:
+def inflict_wounds(ctx: Ctx, model_id: str, n: int, round_id: int, *, kit_window: bool = True) -> None:
     """Apply n Wounds from one round (COMBAT-4.3.WOUND). Three or more in one round put the model
     Out of Action whatever its kits (GAP-92); otherwise a model carrying a Med-Kit decides at once
-    whether to dress them (COMBAT-4.4.MEDKIT-SELF, `medkit.self_window`), as a MEDKIT decision."""
+    whether to dress them (COMBAT-4.4.MEDKIT-SELF, `medkit.self_window`), as a MEDKIT decision, unless the
+    resolution offers none (`kit_window`=False: a Burn Wound with `burn.medkit_between`=false, GAP-74)."""
     st = ctx.state
     m = st.models[model_id]
     if n <= 0 or m.dead or not m.deployed:
@@ -63,7 +64,7 @@ def inflict_wounds(ctx: Ctx, model_id: str, n: int, round_id: int) -> None:
         m.ooa_beyond_kits = True  # GAP-32/GAP-92: no kit, own or an ally's, brings it back
         go_out_of_action(ctx, model_id, reason="three or more Wounds in one round", round_id=round_id)
         return
-    if medkits(m) and min(n, 2) > 0:
+    if kit_window and medkits(m) and min(n, 2) > 0:
         st.wound_queue.append(WoundDecision(model_id, round_id, n))
         if st.phase is not Phase.MEDKIT:
             ctx.push_phase(Phase.MEDKIT, st.models[model_id].side)

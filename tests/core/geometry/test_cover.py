@@ -65,6 +65,7 @@ def test_tv31_roof_over_a_two_inch_wall_hard_cover_becomes_soft_obstructions_ign
     assert not ground.elevated and ground.degraded is Cover.HARD and ground.obstructions == (3,)
 
 
+@pytest.mark.setting("elev.hardened_becomes", "elev.step")
 def test_geo14_soft_becomes_obstruction_and_hardened_becomes_hard():
     assert degrade(Cover.SOFT) is Cover.OBSTRUCTION
     assert degrade(Cover.HARD) is Cover.SOFT
@@ -85,6 +86,7 @@ def test_geo13_obstruction_crossed_twice_counts_once():
     assert straight.obstruction_count == 1  # along the whole bottom arm: one piece, once
 
 
+@pytest.mark.setting("obstruction.ignore_attacker_contact")
 def test_geo13_attackers_own_cover_does_not_count():
     low_wall = rect(1, 3.0, 8.0, 3.5, 16.0, 1.0, blocks_los=True, cover=Cover.HARD, name="low wall")
     bf = board(low_wall)

@@ -59,6 +59,7 @@ def test_geo6_base_contact_tolerance_and_no_overlap():
     assert bases_overlap(a, model("b", 0.99, 0.0)) and not bases_overlap(a, model("b", 1.0, 0.0))
 
 
+@pytest.mark.setting("geo.contact_tol")
 def test_geo4_geo6_base_to_terrain_distance_and_contact():
     ring = TerrainPiece(1, "walled yard", ((0, 0), (10, 0), (10, 10), (0, 10)), 0.0, 2.0, cover=Cover.HARD,
                         holes=(((2, 2), (8, 2), (8, 8), (2, 8)),))

@@ -185,6 +185,7 @@ def test_geo10_woods_over_the_canopy_does_not_count():
     assert not low.visible and low.woods_blocked  # on the ground: 3" of woods
 
 
+@pytest.mark.setting("los.woods_depth")
 def test_geo10_woods_depth_setting():
     sc = Scene(bases=(model("A", 4.0, 12.0), model("T", 13.0, 12.0)))
     assert line_of_sight(woods_board(), sc, "A", "T", settings=Settings({"los.woods_depth": 4.0})).visible
@@ -199,6 +200,7 @@ def test_geo10_smoke_cloud_blocks():
     assert line_of_sight(bf, high, "A", "T").visible  # above the 3" cloud
 
 
+@pytest.mark.setting("los.models_block")
 def test_geo10_models_never_block_unless_set():
     bf = board()
     sc = Scene(bases=(model("A", 2.0, 5.0), model("X", 7.0, 5.0, r=1.0, h=2.5), model("T", 12.0, 5.0)))
