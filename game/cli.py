@@ -12,7 +12,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("game.sim.replay_cli", "re-play a game record and print its log; refuse a cut or edited record"),
     "check-map": ("game.maps.lint", "lint Tiled maps: report every problem with object id and name"),
     "render-map": ("game.render.picture", "draw a map (and overlays) to a PNG"),
-    "odds": ("game.odds_cli", "exact outcome distribution of a ranged attack (hits, wounds, Pins, OOA, crits)"),
+    "odds": ("game.odds_cli.command",
+             "exact outcome distribution of a ranged or template attack (hits, wounds, Pins, OOA, crits)"),
 }
 INTERNAL_ERROR = 70  # EX_SOFTWARE: a bug, not the user's input
 REPORT_HINT = "please report it with the command line that caused it (a bug, not your input)"

@@ -16,7 +16,7 @@ from game.core.catalog import Template, load_catalog
 from game.core.odds.actions import attack_odds
 from game.core.odds.pools import pool_dist
 from game.core.settings import Settings
-from game.odds_cli import FIELDS, FLAGS, build_attack, odds_from_spec
+from game.odds_cli import FIELDS, FLAGS, SpecError, build_attack, check_spec, odds_from_spec
 from tests.enginekit import activate, game, profile
 
 CAT = load_catalog(Settings.defaults())
@@ -373,6 +373,17 @@ def test_python_api_keeps_its_names():
     nums, unit, sit, _ = build_attack(spec)
     assert (nums.dice, nums.hit.value, nums.save.value, nums.save_dice) == (3, 5, 2, 1)
     assert odds_from_spec({"armour_type": "exo"}).numbers.will is None  # type: ignore[union-attr]
+
+
+def test_skills_max_null_means_no_cap():
+    """GAP-40, SKILL-6.1.LIMIT: the setting `skills.max` null is no cap: five Skills are refused under the default 2
+    and accepted, and priced, under null (it used to crash on int(None))."""
+    spec = {"weapon": "assault_rifle", "target_skills": ["hard", "hustle", "knife_man", "leader", "scrounger"]}
+    with pytest.raises(SpecError, match="more than 2 Skills"):
+        check_spec(spec)
+    uncapped = Settings({"skills.max": None})
+    assert check_spec(spec, settings=uncapped).target_skills == ("hard", "hustle", "knife_man", "leader", "scrounger")
+    assert odds_from_spec(spec, settings=uncapped).numbers.dice == 3  # type: ignore[union-attr]
 
 
 # --- the text a player reads -----------------------------------------------------------------------------------
