@@ -10,10 +10,10 @@ from game.core.dice import Crit
 from game.core.odds.facts import odds_ctx, unit_facts
 from game.core.odds.pools import crit_of, pool_dist
 from game.core.odds.unit import Dist, Snap, UnitFacts, add_pins, inflict_on_unit
-from game.core.rules.attack import expected_wound_chance, lead_model, numbers, pooled_fp, situation
-from game.core.rules.melee import defender_weapon, melee_profile
+from game.core.rules.attack import expected_wound_chance, lead_model
+from game.core.rules.melee import melee_plan
 from game.core.rules.modifiers import AttackNumbers
-from game.core.rules.queries import catalog_of, sole_model
+from game.core.rules.queries import sole_model
 from game.core.state import GameState
 
 PARRY_POLICIES = ("ai", "max")
@@ -179,21 +179,12 @@ def melee_odds(state: GameState, act: MeleeAttack, *, context: str = "own",
     m = lead_model(ctx, m, t, None, melee=True)
     if t.ooa:
         raise IllegalAction(f"{t.id} is Out of Action: a blow on it is automatic, no dice (GAP-93)", "GAP-93")
-    cat = catalog_of(ctx)
-    activation = st.activation
-    aim = bool(context == "own" and activation is not None and activation.unit == m.unit and activation.aim)
-    s_a = situation(ctx, m, t, melee=True, aim=aim)
-    weapons = [cat.weapon(act.weapon)] + ([cat.weapon(act.second_weapon)] if act.second_weapon else [])
-    a_nums = tuple(numbers(ctx, m, t, w, melee_profile(w, m), s_a,
-                           fp=pooled_fp(ctx, m, t, w, melee_profile(w, m), melee=True) if i == 0 else None)
-                   for i, w in enumerate(weapons))
+    plan = melee_plan(ctx, act, m, t, context)
+    a_nums = tuple(nums for _, nums in plan.weapons)
     if len({n.save.value for n in a_nums}) > 1:
         # resolve_melee_round saves such hits in two rolls by Damage; this model has one save roll.
         raise IllegalAction("exact odds of a two-weapon melee whose weapons have different Damage are not "
                             "computed; the two save rolls are resolved separately by the engine", "SKILL-6.1.KNIFE-MAN")
-    dw = defender_weapon(ctx, t, m)
-    s_d = situation(ctx, t, m, melee=True)
-    dp = melee_profile(dw, t)
-    d_nums = numbers(ctx, t, m, dw, dp, s_d, fp=pooled_fp(ctx, t, m, dw, dp, melee=True))
+    d_nums = plan.defender_numbers
     return melee_round(unit_facts(ctx, m, t), unit_facts(ctx, t, m), a_nums, d_nums,
                        p_a=expected_wound_chance(a_nums[0]), p_b=expected_wound_chance(d_nums), policies=policies)

@@ -1,9 +1,11 @@
 """Ranged attacks (COMBAT-4.1): range, LOS, Aim, Unload, firing into a melee (GAP-76) and the pooled fire of a unit."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from game.core.actions import IllegalAction, RangedAttack
+from game.core.catalog.profiles import Weapon, WeaponProfile
 from game.core.rules.attack import (
     check_ammo,
     lead_model,
@@ -19,6 +21,7 @@ from game.core.rules.attack import (
     weapon_and_profile,
 )
 from game.core.rules.context import record_crit
+from game.core.rules.modifiers import AttackNumbers, AttackSituation
 from game.core.rules.queries import aim_pending, can_see, contacts_of, enemy_contacts, in_contact, target_model
 from game.core.state import ModelState
 
@@ -61,21 +64,46 @@ def check_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> in
     return 1
 
 
-def do_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> int:
+@dataclass(frozen=True, slots=True)
+class RangedPlan:
+    """A declared ranged attack as it will resolve, before any die: the rolling model and the target (GAP-77),
+    the weapon, Aim, firing into a melee (GAP-76), the situation and every number. `do_ranged` rolls it; the exact
+    odds (game.core.odds.actions) price the same plan, so the preview is the resolution."""
 
-    st = ctx.state
+    attacker: ModelState
+    target: ModelState
+    weapon: Weapon
+    profile: WeaponProfile
+    aim: bool
+    crowd: tuple[ModelState, ...]  # the target's other contacts (GAP-76's random assignment pool)
+    into_melee: bool
+    situation: AttackSituation
+    numbers: AttackNumbers
+
+
+def ranged_plan(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> RangedPlan:
+    """COMBAT-4.1.RANGED: the attack `act` of `m`'s unit, planned exactly as `do_ranged` resolves it."""
     w, p = weapon_and_profile(ctx, m, act.weapon, act.profile)
-    t = st.models[act.target]
+    t = ctx.state.models[act.target]
     m = lead_model(ctx, m, t, p, melee=False)
     t = unit_target(ctx, m, t, w, p)
     aim = aim_pending(ctx, m, context)  # CORE-3.3.AIM: own activation, or an ordered Aim then this shot (GAP-37)
     # Firing into a melee: the target is in base contact with one of its enemies (CORE-3.3.AIM, GAP-76).
-    melee_crowd = [o for o in contacts_of(ctx, t) if o.id != m.id]
-    into_melee = any(o.side != t.side for o in melee_crowd)
-    fp = p.fp or 0
-    extra = fp + 2 if act.unload else 0
+    crowd = tuple(o for o in contacts_of(ctx, t) if o.id != m.id)
+    into_melee = any(o.side != t.side for o in crowd)
+    extra = (p.fp or 0) + 2 if act.unload else 0  # SKILL-6.1.UNLOAD
     s = situation(ctx, m, t, melee=False, aim=aim, into_melee=into_melee, extra_dice=extra)
     nums = numbers(ctx, m, t, w, p, s, fp=pooled_fp(ctx, m, t, w, p, melee=False))
+    return RangedPlan(m, t, w, p, aim, crowd, into_melee, s, nums)
+
+
+def do_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> int:
+
+    st = ctx.state
+    plan = ranged_plan(ctx, act, m, context)
+    m, t, w, p, aim, s, nums = plan.attacker, plan.target, plan.weapon, plan.profile, plan.aim, plan.situation, \
+        plan.numbers
+    melee_crowd, into_melee = list(plan.crowd), plan.into_melee
     rules = ("COMBAT-4.1.RANGED",) + (("SKILL-6.1.UNLOAD",) if act.unload else ()) + (("CORE-3.3.AIM",) if aim else ())
     ctx.emit("attack", rules, kind="ranged", attacker=m.id, target=t.id, weapon=w.id, dice=nums.dice,
              distance=s.distance, aim=aim, into_melee=into_melee, cover=s.cover.value, obstructions=s.obstructions,

@@ -1,6 +1,7 @@
 """Melee: simultaneous rounds, the attacker's Parry decision, deadlock and Withdraw (COMBAT-4.2, COMBAT-4.3)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.core.actions import IllegalAction, MeleeAttack, Parry, Withdraw
@@ -9,6 +10,7 @@ from game.core.dice import PoolResult, evaluate_pool
 from game.core.geometry.distance import base_distance
 from game.core.rules.attack import lead_model, model_profile, numbers, pooled_fp, situation, take_hits
 from game.core.rules.context import record_crit
+from game.core.rules.modifiers import AttackNumbers, AttackSituation
 from game.core.rules.movepath import allowance_of, judge_path, place_along, refuse_illegal, withdraw_hustle
 from game.core.rules.queries import aim_pending, catalog_of, contact_tol, enemy_contacts, in_contact, target_model
 from game.core.rules.stats import Allowance
@@ -77,6 +79,38 @@ def check_melee(ctx: Ctx, act: MeleeAttack, m: ModelState, context: str) -> int:
     return 1
 
 
+@dataclass(frozen=True, slots=True)
+class MeleePlan:
+    """A declared melee round as it will resolve, before any die: the rolling models (GAP-77), Aim, the attacker's
+    weapon(s) each with its numbers (SKILL-6.1.KNIFE-MAN), the defender's best weapon and its numbers. `do_melee`
+    rolls it; the exact odds (game.core.odds.melee) price the same plan."""
+
+    attacker: ModelState
+    target: ModelState
+    aim: bool
+    situation: AttackSituation
+    weapons: tuple[tuple[Weapon, AttackNumbers], ...]
+    defender_weapon: Weapon
+    defender_numbers: AttackNumbers
+
+
+def melee_plan(ctx: Ctx, act: MeleeAttack, m: ModelState, t: ModelState, context: str) -> MeleePlan:
+    """COMBAT-4.2.SIMULTANEOUS: `m` (the unit's rolling model) against `t`, planned exactly as `do_melee` rolls it."""
+    cat = catalog_of(ctx)
+    aim = aim_pending(ctx, m, context)  # CORE-3.3.AIM: own activation, or an ordered Aim then this blow (GAP-37)
+    s_a = situation(ctx, m, t, melee=True, aim=aim)
+    weapons = [cat.weapon(act.weapon)] + ([cat.weapon(act.second_weapon)] if act.second_weapon else [])
+    planned = []
+    for i, w in enumerate(weapons):
+        p = melee_profile(w, m)
+        pooled = pooled_fp(ctx, m, t, w, p, melee=True) if i == 0 else None  # GAP-77: the first weapon pools
+        planned.append((w, numbers(ctx, m, t, w, p, s_a, fp=pooled)))
+    dw = defender_weapon(ctx, t, m)
+    dp = melee_profile(dw, t)
+    d_nums = numbers(ctx, t, m, dw, dp, situation(ctx, t, m, melee=True), fp=pooled_fp(ctx, t, m, dw, dp, melee=True))
+    return MeleePlan(m, t, aim, s_a, tuple(planned), dw, d_nums)
+
+
 def do_melee(ctx: Ctx, act: MeleeAttack, m: ModelState, context: str) -> int:
     """COMBAT-4.2.SIMULTANEOUS: both roll; the attacker then chooses how many hits to parry (a Parry decision).
     Multi-model units roll the FP of every model in contact with the opposing model (GAP-77)."""
@@ -90,16 +124,12 @@ def do_melee(ctx: Ctx, act: MeleeAttack, m: ModelState, context: str) -> int:
         st.round_counter += 1
         inflict_wounds(ctx, t.id, 1, st.round_counter)
         return 1
-    cat = catalog_of(ctx)
-    aim = aim_pending(ctx, m, context)  # CORE-3.3.AIM: own activation, or an ordered Aim then this blow (GAP-37)
-    s_a = situation(ctx, m, t, melee=True, aim=aim)
-    weapons = [cat.weapon(act.weapon)] + ([cat.weapon(act.second_weapon)] if act.second_weapon else [])
+    plan = melee_plan(ctx, act, m, t, context)
+    aim, s_a = plan.aim, plan.situation
     a_faces: list[int] = []
     a_ok: list[bool] = []
     hits_by: list[list[Any]] = []  # [weapon id, hits, damage]: each die keeps its weapon's Damage (SKILL-6.1.KNIFE-MAN)
-    for i, w in enumerate(weapons):
-        p = melee_profile(w, m)
-        nums = numbers(ctx, m, t, w, p, s_a, fp=pooled_fp(ctx, m, t, w, p, melee=True) if i == 0 else None)
+    for w, nums in plan.weapons:
         kick = ("COMBAT-4.3.KICK-MELEE",) if s_a.kick_first_round else ()
         res = ctx.roll_pool(nums.dice, nums.hit, what=f"melee with {w.name} on {t.id}", who=m.id,
                             rules=("COMBAT-4.2.SIMULTANEOUS",) + kick)
@@ -109,10 +139,7 @@ def do_melee(ctx: Ctx, act: MeleeAttack, m: ModelState, context: str) -> int:
     if s_a.kick_first_round:
         t.kicked = True
     a_crit = evaluate_pool(tuple(a_faces), 0, settings=ctx.settings).crit  # one round: crits once (CRIT-PER-ROUND)
-    dw = defender_weapon(ctx, t, m)
-    dp = melee_profile(dw, t)
-    s_d = situation(ctx, t, m, melee=True)
-    d_nums = numbers(ctx, t, m, dw, dp, s_d, fp=pooled_fp(ctx, t, m, dw, dp, melee=True))
+    dw, d_nums = plan.defender_weapon, plan.defender_numbers
     d_res = ctx.roll_pool(d_nums.dice, d_nums.hit, what=f"defending with {dw.name}", who=t.id,
                           rules=("COMBAT-4.2.SIMULTANEOUS",))
     record_crit(ctx, m.unit, PoolResult(tuple(a_faces), 0, tuple(a_ok), a_crit), context=context,

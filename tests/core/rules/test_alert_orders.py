@@ -223,3 +223,27 @@ def test_turn7_alert_mid_move_true_is_refused_until_built() -> None:
     with pytest.raises(SettingsError, match="alert.mid_move"):
         Settings({"alert.mid_move": True})
     assert Settings({"alert.mid_move": False})["alert.mid_move"] is False
+
+
+@pytest.mark.parametrize("kind", ["ranged", "melee"])
+def test_gap37_ordered_aim_preview_is_the_resolution(kind: str) -> None:
+    """GAP-37 / CORE-3.3.AIM: after an ordered Aim, the exact odds of the ordered attack (context "ordered") carry
+    the Aim exactly as the resolution does: both come from one plan (rules.fire.ranged_plan, rules.melee.melee_plan),
+    so the hit TN previewed is the TN rolled."""
+    from game.core.actions import MeleeAttack
+    from game.core.odds.actions import attack_odds
+
+    far = (20.0, 5.0) if kind == "ranged" else (8.0, 5.05)
+    st = game([("al", "a", profile(leader=True, actions=3, weapons=("assault_rifle",)), (5, 8)),
+               ("a2", "a", profile(ca=5, weapons=("assault_rifle", "knife")), (7, 5)),
+               ("b1", "b", profile(), far)])
+    activate(st, "al")
+    apply(st, Order("al", "a2", Aim("a2")))
+    attack = RangedAttack("a2", "b1", "assault_rifle") if kind == "ranged" else MeleeAttack("a2", "b1", "knife")
+    odds = attack_odds(st, attack, context="ordered")
+    ev = apply(st, Order("al", "a2", attack), ScriptedDice([5] * 12))
+    roll = next(e for e in ev if e.type == "roll" and e.data["who"] == "a2")
+    assert any(b[0] == "Aim" for b in roll.data["breakdown"])
+    numbers = odds.numbers if kind == "ranged" else odds.attacker_numbers[0]
+    assert numbers.hit.value == roll.data["tn"] and numbers.dice == len(roll.data["dice"])
+    assert any(m.label == "Aim" for m in numbers.hit.mods)
