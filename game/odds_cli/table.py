@@ -13,17 +13,10 @@ from game.core.odds.facts import odds_ctx
 from game.core.odds.templates import ModelTemplateOdds, TemplateOdds, template_odds
 from game.core.rules import validate
 from game.core.rules.attack import situation
-from game.core.rules.blasts import (
-    Blast,
-    flame_blast,
-    grenade_blast,
-    smoke_will_tn,
-    template_save,
-    template_will_situation,
-    weapon_blast,
-)
 from game.core.rules.context import Ctx
+from game.core.rules.delivery import Blast, flame_blast, grenade_blast, weapon_blast
 from game.core.rules.modifiers import will_tn
+from game.core.rules.template_effects import smoke_will_tn, template_save, template_will_situation
 from game.core.settings import Settings
 from game.core.state import ActivationState, GameState, ModelState, Phase, SideKind, SideState, UnitState
 from game.odds_cli.attack import Attack
@@ -35,7 +28,7 @@ from game.odds_cli.spec import SpecError
 @dataclass(frozen=True, slots=True)
 class BlastOdds:
     """A template attack (GAP-70, ARMORY-5.1.FLAME) priced by odds.templates.template_odds on a tiny table, with
-    the numbers a touched target model faces (blasts.template_save, blasts.template_will_situation)."""
+    the numbers a touched target model faces (template_effects.template_save, template_will_situation)."""
 
     attack: Attack
     odds: TemplateOdds

@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import game.core.rules.basic as basic
 import game.core.rules.blasts as blasts
+import game.core.rules.burn as burn
 import game.core.rules.fire as fire
 import game.core.rules.items as items
 import game.core.rules.melee as melee
 import game.core.rules.moves as moves
 import game.core.rules.orders as orders
 import game.core.rules.tasks as tasks
+import game.core.rules.template_effects as template_effects
 from game.core.actions import (
     Action,
     Aim,
@@ -153,8 +155,8 @@ CONTINUATIONS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {
     "deflect_will": deflection_will,
     "melee_outcome": melee.melee_outcome,
     "withdraw_move": melee.withdraw_move,
-    "burn": blasts.burn_step,
-    "smoke_will": blasts.smoke_check,
+    "burn": burn.burn_step,
+    "smoke_will": template_effects.smoke_check,
 }
 
 

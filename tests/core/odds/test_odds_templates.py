@@ -12,7 +12,7 @@ from game.core.dice import ScriptedDice
 from game.core.geometry.indirect import deviation_distance
 from game.core.geometry.templates import TemplateKind, template_coverage
 from game.core.odds.actions import attack_odds
-from game.core.odds.templates import deviation_arcs, touch_arc
+from game.core.odds.deviation import deviation_arcs, touch_arc
 from game.core.rules.apply import apply
 from game.core.settings import Settings
 from tests.core.rules.test_combat import piece
