@@ -6,7 +6,8 @@ core. Inside: `apply` -> `phases` (each phase's decisions) -> `flow` (turns, act
 `dispatch` (the explicit action table and the continuations) -> the families (`moves`, `basic`, `items`, `tasks`,
 `orders`, `fire`, `melee`, `blasts`, `deploy`) -> what they share (`attack`, `movepath`, `queries`, `delivery`,
 `template_effects`, `burn`, `modifiers`, `stats`, `wounds`, `outcome`, `context`). Families never import each
-other: a nested action (an Order's) re-enters dispatch through `Ctx.check_action` / `Ctx.resolve`. This face re-exports the entry points other packages use.
+other: a nested action (an Order's) re-enters dispatch through `Ctx.check_action` / `Ctx.resolve`. This face
+re-exports the entry points other packages use.
 """
 from __future__ import annotations
 
