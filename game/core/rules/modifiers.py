@@ -34,6 +34,7 @@ class AttackSituation:
     indirect: str | None = None  # None (direct), "in_los" (-1) or "no_los" (-3), ARMORY-5.4.PENALTY
     template: bool = False  # a template hit: no CA roll for the target, soft cover +2 to saves
     template_soft_cover: bool = False
+    template_will_cover: bool = False  # GAP-75: a soft piece gave the save bonus and the base touches it
     kick_first_round: bool = False  # melee vs a Pinned defender, first round (COMBAT-4.3.KICK-MELEE)
     leader_bonus: bool = False  # defender's Leader in LOS (SKILL-6.1.LEADER)
     casualties: int = 0  # models the defending unit has lost so far (COMBAT-4.3.WILL-CASUALTY-MOD)
@@ -186,6 +187,10 @@ def will_tn(target: ModelState, s: AttackSituation, *, catalog: Catalog,
         cc = catalog.cover(_COVER_ID[s.cover])
         if cc.will_mod:
             mods.append(Modifier(cc.name, cc.will_mod, "CORE-3.6.TABLE"))
+    elif s.template and s.template_will_cover:
+        cc = catalog.cover("soft")
+        if cc.will_mod:
+            mods.append(Modifier(cc.name, cc.will_mod, "GAP-75"))
     if p.has("hard"):
         mods.append(Modifier("Hard", 1, "SKILL-6.1.HARD"))
     if s.leader_bonus:

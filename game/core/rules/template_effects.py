@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from game.core.battlefield import Cover
 from game.core.catalog.profiles import GrenadeEffect, Template
 from game.core.dice import Modifier, TargetNumber
 from game.core.geometry.templates import ModelCoverage, TemplateEffect, TemplateFact
@@ -59,13 +58,10 @@ def template_save(ctx: Ctx, m: ModelState, blast: Blast, soft_cover: bool) -> Ta
 
 def template_will_situation(will_cover: bool) -> AttackSituation:
     """GAP-75: the deflection Will check of a template hit has the cover Will bonus only of a soft piece that gave
-    the model its template save bonus (GEO-16) and that its base touches (GEO-12); otherwise none.
-
-    `modifiers.will_tn` grants a cover's Will bonus to a direct, non-template situation, so a check with that
-    cover is put as one; the Leader bonus and the models lost are added when the check is taken."""
-    if will_cover:
-        return AttackSituation(cover=Cover.SOFT, cover_before_elevation=Cover.SOFT)
-    return AttackSituation(template=True)
+    the model its template save bonus (GEO-16) and that its base touches (GEO-12); otherwise none
+    (`modifiers.will_tn` cites GAP-75 for it). The Leader bonus and the models lost are added when the check is
+    taken."""
+    return AttackSituation(template=True, template_will_cover=will_cover)
 
 
 def will_cover(cov: ModelCoverage) -> bool:

@@ -189,7 +189,10 @@ def test_gap75_template_will_cover_only_from_a_soft_piece_in_base_contact(bush_x
     ev = apply(st, ThrowGrenade("a1", "hand_grenade", 18.6, 11.0), ScriptedDice([2, 3, 9]))
     assert template_effects(ev) == {"b1": "soft_cover"}
     assert rolls(ev, "armour save")[0].data["tn"] == 5
-    assert rolls(ev, "Will check")[0].data["tn"] == will_tn
+    will = rolls(ev, "Will check")[0].data
+    assert will["tn"] == will_tn
+    cited = [b[2] for b in will["breakdown"] if b[0] != "Will"]
+    assert cited == (["GAP-75"] if will_tn == 6 else [])  # the bonus cites GAP-75, not the direct-fire table
 
 
 def test_gap75_template_will_check_gets_no_bonus_from_a_piece_not_between():
