@@ -268,6 +268,9 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
                           f"({d['wounds_taken']}/{d['wounds_max']})"),
     "out_of_action": lambda d: f"  {d['model']} is Out of Action: {d['reason']}",
     "pinned": lambda d: f"  {d['unit']} gains {_n(d['added'], 'Pin')} -> {d['pins']}: {d['reason']}",
+    "location_triggered": lambda d: (f"  {d['model']} ({d['side']}) triggers {d['name']} ({d['kind']}, TL{d['tl']}): "
+                                     f"{_fmt_num(d['distance'])}\" from its point, within {_fmt_num(d['limit'])}\""
+                                     + (" (again)" if d.get("again") else "")),
     "melee_round": lambda d: (f"  melee: {d['attacker']} scores {_n(d['attacker_hits'], 'hit')}, {d['defender']} "
                               f"({d['defender_weapon']}) scores {_n(d['defender_hits'], 'hit')}"),
 })

@@ -163,6 +163,60 @@ class TaskState:
     tried: list[str] = field(default_factory=list)  # models that tried the check this activation
 
 
+LOCATION_KINDS = ("hotspot", "objective")  # MISSION-8.2.HOTSPOTS, MISSION-8.2.OBJECTIVE
+THREAT_LEVELS = (0, 1, 2, 3)  # MISSION-8.2.TL: TL0 White (scenario only) .. TL3 Red
+
+
+class LocationError(ValueError):
+    """A location a scenario or save cannot hold: the message names the location, the field and what is allowed."""
+
+
+@dataclass(slots=True)
+class LocationState:
+    """A Hot Spot or the Mission Objective (MISSION-8.2): its point, optional footprint, Threat Level, what a search
+    demands (MISSION-8.2.CLEARING: actions and an optional Skill Check), and what has happened to it."""
+
+    id: str
+    name: str
+    kind: str  # "hotspot" or "objective" (LOCATION_KINDS)
+    x: float
+    y: float
+    tl: int  # Threat Level 0-3 (MISSION-8.2.TL)
+    footprint: list[list[float]] = field(default_factory=list)  # the scenic item's outline [[x, y]...] (GAP-50, GAP-53)
+    search_actions: int = 1  # actions a search takes (MISSION-8.2.CLEARING)
+    search_difficulty: int | None = None  # the Skill Check a search demands, None: none (MISSION-8.2.CLEARING)
+    triggered: bool = False  # MISSION-8.2.TRIGGER (a pre-placed location counts as triggered)
+    triggered_by: str | None = None  # the model whose path triggered it last
+    triggered_side: str | None = None  # the player who rolls its Zone Hostiles Table (HOSTILE-8.3.ROLL)
+    triggered_turn: int = 0
+    cleared: bool = False  # its hostiles are all Out of Action or Dead (GAP-53)
+    searched: bool = False  # searched / looted: never triggers again (GEO-19)
+
+
+def check_location(loc: LocationState, table: tuple[float, float], *, where: str = "") -> None:
+    """Refuse a location that cannot be played: a kind other than hotspot/objective, a TL outside 0-3, a point or
+    footprint vertex off the table, fewer than 1 search action, or a footprint of fewer than 3 points."""
+    at = f"{where}: " if where else ""
+    lid = f"location {loc.id!r}"
+    if loc.kind not in LOCATION_KINDS:
+        raise LocationError(f"{at}{lid}: field 'kind' is {loc.kind!r}; allowed: {', '.join(LOCATION_KINDS)}")
+    if isinstance(loc.tl, bool) or not isinstance(loc.tl, int) or loc.tl not in THREAT_LEVELS:
+        raise LocationError(f"{at}{lid}: field 'tl' is {loc.tl!r}; allowed: a Threat Level 0, 1, 2 or 3 "
+                            "(MISSION-8.2.TL)")
+    w, h = table
+    pts = [("x, y", (loc.x, loc.y))] + [(f"footprint[{i}]", (p[0], p[1])) for i, p in enumerate(loc.footprint)]
+    for name, (x, y) in pts:
+        if not (isinstance(x, (int, float)) and isinstance(y, (int, float)) and 0.0 <= x <= w and 0.0 <= y <= h):
+            raise LocationError(f"{at}{lid}: field '{name}' is ({x}, {y}), off the table; allowed: 0 <= x <= {w:g}, "
+                                f"0 <= y <= {h:g}")
+    if loc.footprint and len(loc.footprint) < 3:
+        raise LocationError(f"{at}{lid}: field 'footprint' has {len(loc.footprint)} points; allowed: none, or a "
+                            "polygon of 3 or more")
+    if not isinstance(loc.search_actions, int) or loc.search_actions < 1:
+        raise LocationError(f"{at}{lid}: field 'search_actions' is {loc.search_actions!r}; allowed: a whole "
+                            "number >= 1 (MISSION-8.2.CLEARING)")
+
+
 @dataclass(slots=True)
 class ActivationState:
     """The activation in progress (TURN-6): budget, bonus pool and per-activation memory."""
@@ -233,6 +287,8 @@ class GameState:
     event_seq: int = 0
     result: dict[str, Any] = field(default_factory=dict)
     continuations: list[dict[str, Any]] = field(default_factory=list)  # resolution steps after a decision
+    locations: dict[str, LocationState] = field(default_factory=dict)  # Hot Spots and the MO (MISSION-8.2)
+    trigger_queue: list[str] = field(default_factory=list)  # triggered locations awaiting the hostile roll (TURN-8)
     environment: str = ""  # the Environmental Hazard of this Zone Run (SALVAGE-8.4.ENV), "" when not rolled
     battlefield: Battlefield = field(default_factory=Battlefield.open_table, repr=False, compare=False)
 
@@ -277,6 +333,8 @@ class GameState:
             st.battlefield = battlefield
         else:
             st.battlefield = Battlefield.open_table(*st.table)
+        for loc in st.locations.values():
+            check_location(loc, st.table, where="state")
         return st
 
 
@@ -343,4 +401,5 @@ _ONE: tuple[tuple[str, type[DataclassInstance]], ...] = (
     ("ModelProfile", ModelProfile), ("ActivationState", ActivationState), ("InterruptWindow", InterruptWindow))
 _LISTS: tuple[tuple[str, type[DataclassInstance]], ...] = (("SideState", SideState), ("WoundDecision", WoundDecision))
 _BY_ID: tuple[tuple[str, type[DataclassInstance]], ...] = (
-    ("UnitState", UnitState), ("ModelState", ModelState), ("TaskState", TaskState))
+    ("UnitState", UnitState), ("ModelState", ModelState), ("TaskState", TaskState),
+    ("LocationState", LocationState))

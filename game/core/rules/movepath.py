@@ -10,10 +10,11 @@ from game.core.battlefield import Base
 from game.core.geometry.movement.cost import PathFact, path_cost
 from game.core.geometry.movement.positions import position_fact
 from game.core.geometry.zone import path_triggers
+from game.core.rules.locations import player_model, trigger_along
 from game.core.rules.queries import in_task_contact
 from game.core.rules.stats import Allowance, move_allowance
 from game.core.settings import Settings
-from game.core.state import ActivationState, ModelState, SideKind
+from game.core.state import ActivationState, ModelState
 
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
@@ -108,9 +109,14 @@ def refuse_illegal(m: ModelState, v: PathFact, allowance: Allowance | None) -> N
 
 def emit_triggers(ctx: Ctx, m: ModelState, path: list[tuple[float, float]]) -> None:
     """GEO-19: a player model's centre path within 3" + r of a location point triggers it (hostile paths are
-    ignored). Uses the shared query `game.core.geometry.zone.path_triggers`."""
-    side = next((s for s in ctx.state.sides if s.id == m.side), None)
-    if side is None or side.kind is not SideKind.CREW:
+    ignored, HOSTILE-8.3.NO-TRIGGER). A game with locations (`GameState.locations`) triggers them through
+    `game.core.rules.locations.trigger_along`: once each (`trigger.once`), in the order entered (TURN-8), one
+    `location_triggered` event each. A game without reports the map's hotspot/objective anchors the path enters
+    as `reaction_radius` events (a geometric fact, nothing recorded), via `game.core.geometry.zone.path_triggers`."""
+    if ctx.state.locations:
+        trigger_along(ctx, m, path)
+        return
+    if not player_model(ctx, m):
         return
     points = {a.name: a.point for a in ctx.battlefield.anchors if a.kind in LOCATION_KINDS}
     if not points:

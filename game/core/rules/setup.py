@@ -14,7 +14,17 @@ from game.core.geometry.polygon import rect
 from game.core.rules.context import Ctx
 from game.core.rules.turnrolls import begin_deployment, roll_environment, roll_turn_limit
 from game.core.settings import Settings
-from game.core.state import GameState, ModelProfile, ModelState, SideKind, SideState, TaskState, UnitState
+from game.core.state import (
+    GameState,
+    LocationState,
+    ModelProfile,
+    ModelState,
+    SideKind,
+    SideState,
+    TaskState,
+    UnitState,
+    check_location,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +66,26 @@ class TaskSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class LocationSpec:
+    """A Hot Spot or the Mission Objective as the scenario gives it (MISSION-8.2): a point, an optional footprint,
+    its Threat Level and what a search demands (MISSION-8.2.CLEARING)."""
+
+    id: str
+    name: str
+    kind: str  # "hotspot" or "objective"
+    point: tuple[float, float]
+    tl: int
+    footprint: tuple[tuple[float, float], ...] = ()
+    search_actions: int = 1
+    search_difficulty: int | None = None
+
+    def state(self) -> LocationState:
+        return LocationState(self.id, self.name, self.kind, float(self.point[0]), float(self.point[1]), self.tl,
+                             [[float(x), float(y)] for x, y in self.footprint], self.search_actions,
+                             self.search_difficulty)
+
+
+@dataclass(frozen=True, slots=True)
 class Scenario:
     """A playable setup: table, zones, crews, tasks and an optional fixed turn limit (SCEN-10)."""
 
@@ -69,6 +99,7 @@ class Scenario:
     notes: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     k_limit: int | None = 12  # agreed Khrabrost' limit per crew (CREW-7.1.K-LIMITS, ZONE-8.1.PARITY); None = no limit
+    locations: tuple[LocationSpec, ...] = ()  # Hot Spots and the Mission Objective (MISSION-8.2)
 
 
 def build_profile(catalog: Catalog, spec: ModelSpec) -> ModelProfile:
@@ -154,11 +185,19 @@ def new_game(
     for t in scenario.tasks:
         st.tasks[t.id] = TaskState(t.id, t.name, t.x, t.y, t.radius, t.difficulty, t.actions, t.mechanical,
                                    t.explosive)
+    for spec in scenario.locations:
+        if spec.id in st.locations:
+            raise ValueError(f"scenario {scenario.id}: location {spec.id!r} is given twice; ids must be unique")
+        loc = spec.state()
+        check_location(loc, st.table, where=f"scenario {scenario.id}")
+        st.locations[loc.id] = loc
     ctx = Ctx(st, st.rng, battlefield)
     ctx.emit("setup", ("TURN-2", "ROSTER-12.MODEL"), scenario=scenario.id, scenario_name=scenario.name, seed=seed,
              settings=s.overrides, map=battlefield.source, map_sha256=battlefield.sha256,
              table=[battlefield.width, battlefield.height],
-             crews=[roster_json(crew, profiles[crew.side]) for crew in scenario.crews])
+             crews=[roster_json(crew, profiles[crew.side]) for crew in scenario.crews],
+             **({"locations": [{"id": loc.id, "name": loc.name, "kind": loc.kind, "point": [loc.x, loc.y],
+                                "tl": loc.tl} for loc in st.locations.values()]} if st.locations else {}))
     st.turn_limit = roll_turn_limit(ctx, scenario.turn_limit)
     roll_environment(ctx)
     begin_deployment(ctx)
