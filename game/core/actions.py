@@ -268,6 +268,26 @@ class Order(Action):
     action: Action
 
 
+@dataclass(frozen=True, slots=True)
+class Inspect(Action):
+    """Survey a location in 12" (24" with Binoculars) and LOS: this turn its player may shift the location's Zone
+    Hostiles roll by 1 (CORE-3.3.INSPECT, EQUIP-6.2.BINOCULARS, GEO-23, GAP-52)."""
+
+    unit: str
+    location: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoltToss(Action):
+    """Toss a bolt at a point in a location's 3" Reaction Radius and 18" of the thrower: one die against CA with the
+    indirect penalty; a success triggers the location, a failure wastes the action (MISSION-8.2.BOLT-TOSS, GAP-51)."""
+
+    unit: str
+    location: str
+    x: float
+    y: float
+
+
 # --- attacks (COMBAT-4.*, ARMORY-5.*) --------------------------------------------------------------
 
 
@@ -344,7 +364,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     c.__name__: c
     for c in (Deploy, ChooseInitiative, Activate, EndActivation, Interrupt, DeclineInterrupt, DeclineMedKit,
               Move, Climb, Jump, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order, RangedAttack,
-              MeleeAttack, Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack)
+              MeleeAttack, Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack, Inspect, BoltToss)
 }
 
 

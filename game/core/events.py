@@ -271,6 +271,12 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
     "location_triggered": lambda d: (f"  {d['model']} ({d['side']}) triggers {d['name']} ({d['kind']}, TL{d['tl']}): "
                                      f"{_fmt_num(d['distance'])}\" from its point, within {_fmt_num(d['limit'])}\""
                                      + (" (again)" if d.get("again") else "")),
+    "inspect": lambda d: (f"  {d['model']} inspects {d['location']} from {_fmt_num(d['distance'])}\" (range "
+                          f"{_fmt_num(d['limit'])}\"{', binoculars' if d.get('binoculars') else ''}): {d['side']} may "
+                          f"shift its Zone Hostiles roll by up to {d['shift']} this turn"),
+    "bolt_toss": lambda d: (f"  {d['model']} tosses a bolt at {d['location']} {_pt(d['point'])}: "
+                            + ("it lands in the Reaction Radius" if d["success"]
+                               else "it falls short, nothing happens")),
     "melee_round": lambda d: (f"  melee: {d['attacker']} scores {_n(d['attacker_hits'], 'hit')}, {d['defender']} "
                               f"({d['defender_weapon']}) scores {_n(d['defender_hits'], 'hit')}"),
 })

@@ -191,6 +191,7 @@ class LocationState:
     triggered_turn: int = 0
     cleared: bool = False  # its hostiles are all Out of Action or Dead (GAP-53)
     searched: bool = False  # searched / looted: never triggers again (GEO-19)
+    inspected: dict[str, int] = field(default_factory=dict)  # side id -> the turn of its Inspect (GAP-52)
 
 
 def check_location(loc: LocationState, table: tuple[float, float], *, where: str = "") -> None:

@@ -11,6 +11,7 @@ import game.core.rules.blasts as blasts
 import game.core.rules.burn as burn
 import game.core.rules.fire as fire
 import game.core.rules.items as items
+import game.core.rules.locations as locations
 import game.core.rules.melee as melee
 import game.core.rules.moves as moves
 import game.core.rules.orders as orders
@@ -20,10 +21,12 @@ from game.core.actions import (
     Action,
     Aim,
     Alert,
+    BoltToss,
     Climb,
     ComplexTask,
     FlameAttack,
     IllegalAction,
+    Inspect,
     Jump,
     MeleeAttack,
     Move,
@@ -69,6 +72,8 @@ TABLE: dict[type, tuple[Check, Do]] = {
     ThrowGrenade: (blasts.check_throw, blasts.do_throw),
     TemplateAttack: (blasts.check_template_attack, blasts.do_template_attack),
     FlameAttack: (blasts.check_flame, blasts.do_flame),
+    Inspect: (locations.check_inspect, locations.do_inspect),
+    BoltToss: (locations.check_bolt, locations.do_bolt),
 }
 
 
@@ -102,7 +107,8 @@ def check(ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
 _ENGAGED_NAMES = {"Aim": "aim", "Alert": "alert", "ComplexTask": "complex_task", "FlameAttack": "flame_attack",
                   "MeleeAttack": "melee_attack", "Order": "order", "RangedAttack": "ranged_attack",
                   "Rally": "rally", "Reload": "reload", "TemplateAttack": "template_attack",
-                  "ThrowGrenade": "throw_grenade", "Withdraw": "withdraw"}
+                  "ThrowGrenade": "throw_grenade", "Withdraw": "withdraw", "Inspect": "inspect",
+                  "BoltToss": "bolt_toss"}
 
 
 def engaged_action_name(action: Action, m: ModelState) -> str | None:

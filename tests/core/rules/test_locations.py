@@ -7,11 +7,12 @@ import json
 
 import pytest
 
-from game.core.actions import Move
+from game.core.actions import BoltToss, IllegalAction, Inspect, Move
+from game.core.dice import ScriptedDice
 from game.core.geometry.zone import path_triggers
 from game.core.record import Record, RecordError, load_save, save_game
 from game.core.rules.apply import apply
-from game.core.rules.locations import entries
+from game.core.rules.locations import HOSTILE_TABLE, bolt_tn, entries, inspect_shift, roll_choices
 from game.core.rules.setup import LocationSpec, new_game, scenario
 from game.core.state import GameState, LocationError, LocationState, SideKind
 from tests.enginekit import activate, game, profile
@@ -220,3 +221,183 @@ def test_an_old_save_without_locations_loads() -> None:
     del data["locations"], data["trigger_queue"]
     back = GameState.from_json(data)
     assert back.locations == {} and back.trigger_queue == []
+
+
+# --- Inspect (CORE-3.3.INSPECT, GEO-23, GAP-52) ------------------------------------------------------------------
+
+
+def inspect_game(pos: tuple[float, float], *, binoculars: bool = False, settings: dict | None = None,
+                 hostile: bool = False) -> GameState:
+    st = game([("a1", "a", profile(), pos), ("b1", "b", profile(), (34.0, 34.0))], settings=settings,
+              items={"a1": ["binoculars"]} if binoculars else None)
+    st.locations["hs"] = spot("hs", 17.4, 15.0, tl=2)
+    if hostile:
+        st.sides[0].kind = SideKind.HOSTILE
+    activate(st, "a1")
+    return st
+
+
+def ctx_of(st: GameState):  # type: ignore[no-untyped-def]
+    from game.core.rules.context import Ctx
+
+    return Ctx(st, st.rng, st.battlefield)
+
+
+def test_inspect_in_12_inches_and_los_marks_the_location_for_this_turn() -> None:
+    """CORE-3.3.INSPECT / GEO-23: max(0, |cA - pL| - rA) <= 12 and LOS; the player may shift the roll this turn."""
+    st = inspect_game((5.0, 15.0))  # 12.4" centre to point, 11.9" from the base
+    (e,) = [e for e in apply(st, Inspect("a1", "hs")) if e.type == "inspect"]
+    assert e.data["distance"] == pytest.approx(11.9) and e.data["limit"] == 12.0 and e.data["shift"] == 1
+    assert e.rules[:3] == ("CORE-3.3.INSPECT", "GEO-23", "GAP-52")
+    assert st.locations["hs"].inspected == {"a": 1} and st.activation.spent == 1
+    assert inspect_shift(ctx_of(st), st.locations["hs"], "a") == 1
+    assert inspect_shift(ctx_of(st), st.locations["hs"], "b") == 0  # GAP-52: only the inspecting player's trigger
+    with pytest.raises(IllegalAction) as ei:  # GAP-52: no stacking
+        apply(st, Inspect("a1", "hs"))
+    assert ei.value.rule == "GAP-52"
+
+
+def test_inspect_range_is_24_inches_with_binoculars() -> None:
+    """GEO-23 / EQUIP-6.2.BINOCULARS: 12.5" from the base is out of range, unless the model carries Binoculars."""
+    st = inspect_game((4.4, 15.0))
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, Inspect("a1", "hs"))
+    assert ei.value.rule == "GEO-23" and "12.50\" away" in ei.value.reason
+    st = inspect_game((4.4, 15.0), binoculars=True)
+    (e,) = [e for e in apply(st, Inspect("a1", "hs")) if e.type == "inspect"]
+    assert e.data["limit"] == 24.0 and e.data["binoculars"] and "EQUIP-6.2.BINOCULARS" in e.rules
+
+
+def test_inspect_refusals() -> None:
+    """AI-C.6: hostiles never Inspect; a triggered location or an unknown one cannot be inspected."""
+    st = inspect_game((5.0, 15.0), hostile=True)
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, Inspect("a1", "hs"))
+    assert ei.value.rule == "AI-C.6"
+    st = inspect_game((5.0, 15.0))
+    st.locations["hs"].triggered = True
+    with pytest.raises(IllegalAction, match="already triggered"):
+        apply(st, Inspect("a1", "hs"))
+    with pytest.raises(IllegalAction, match="no location 'nope'"):
+        apply(st, Inspect("a1", "nope"))
+
+
+def test_tv35_inspect_choices() -> None:
+    """TV-35: a 6 at TL2 with Inspect -> 5 (Bandits, anomaly) or 6 (Mutant, anomaly); a 1 -> 1 or 2; never 0 or 7."""
+    assert roll_choices(6, 1) == (5, 6)
+    assert [HOSTILE_TABLE[2][r] for r in roll_choices(6, 1)] == [("Bandits", 4, True), ("Mutant", 1, True)]
+    assert roll_choices(1, 1) == (1, 2)
+    assert roll_choices(4, 0) == (4,)
+    assert all(set(roll_choices(r, 1)) <= set(range(1, 7)) for r in range(1, 7))
+
+
+@pytest.mark.setting("inspect.max_shift")
+def test_inspect_max_shift_sets_how_far_the_roll_moves() -> None:
+    """`inspect.max_shift`=2: the inspecting player may move the D6 by up to 2 (clamped to 1-6)."""
+    st = inspect_game((5.0, 15.0), settings={"inspect.max_shift": 2})
+    (e,) = [e for e in apply(st, Inspect("a1", "hs")) if e.type == "inspect"]
+    shift = inspect_shift(ctx_of(st), st.locations["hs"], "a")
+    assert e.data["shift"] == 2 and shift == 2 and roll_choices(6, shift) == (4, 5, 6)
+
+
+@pytest.mark.setting("inspect.own_trigger_only")
+def test_inspect_own_trigger_only_false_lets_any_trigger_use_it() -> None:
+    """`inspect.own_trigger_only`=false: an Inspect made this turn shifts the roll whoever triggers the location."""
+    st = inspect_game((5.0, 15.0), settings={"inspect.own_trigger_only": False})
+    apply(st, Inspect("a1", "hs"))
+    assert inspect_shift(ctx_of(st), st.locations["hs"], "b") == 1
+    st.turn = 2
+    assert inspect_shift(ctx_of(st), st.locations["hs"], "b") == 0  # "this turn" only
+
+
+# --- Bolt Toss (MISSION-8.2.BOLT-TOSS, GAP-51) ------------------------------------------------------------------
+
+
+def bolt_game(pos: tuple[float, float] = (5.0, 15.0), *, settings: dict | None = None,
+              hostile: bool = False) -> GameState:
+    st = game([("a1", "a", profile(ca=5), pos), ("b1", "b", profile(), (34.0, 34.0))], settings=settings)
+    st.locations["hs"] = spot("hs", 20.0, 15.0)
+    if hostile:
+        st.sides[0].kind = SideKind.HOSTILE
+    activate(st, "a1")
+    return st
+
+
+def test_a_bolt_that_lands_triggers_the_location_for_the_thrower() -> None:
+    """GAP-51: 1 die vs CA -1 (point in LOS); a success triggers the location; the thrower's player rolls."""
+    st = bolt_game()
+    ev = apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([4]))
+    (roll,) = [e for e in ev if e.type == "roll"]
+    assert roll.data["tn"] == 4 and roll.data["successes"] == 1
+    (bolt,) = [e for e in ev if e.type == "bolt_toss"]
+    assert bolt.data["success"] and bolt.data["indirect"] == "in_los"
+    (trig,) = triggered(ev)
+    assert trig.data["how"] == "bolt" and trig.data["side"] == "a" and st.trigger_queue == ["hs"]
+    assert st.locations["hs"].triggered_side == "a" and st.activation.spent == 1
+    with pytest.raises(IllegalAction) as ei:  # trigger.once: nothing left to trigger
+        apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([4]))
+    assert ei.value.rule == "MISSION-8.2.TRIGGER"
+
+
+def test_a_bolt_that_misses_wastes_the_action() -> None:
+    """MISSION-8.2.BOLT-TOSS: on failure the action is wasted and nothing happens (no deviation)."""
+    st = bolt_game()
+    ev = apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([5]))
+    assert not triggered(ev) and not st.locations["hs"].triggered and st.activation.spent == 1
+    assert [e.data["success"] for e in ev if e.type == "bolt_toss"] == [False]
+
+
+def test_bolt_refusals() -> None:
+    """GAP-51: the point within 3" of the location point and 18" of the thrower; AI-C.6: never by hostiles."""
+    st = bolt_game()
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, BoltToss("a1", "hs", 16.5, 15.0))
+    assert ei.value.rule == "GAP-51" and "Reaction Radius" in ei.value.reason
+    st = bolt_game((1.0, 15.0))
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, BoltToss("a1", "hs", 19.9, 15.0))  # 18.9" from the thrower's centre, 18.4" from its base
+    assert ei.value.rule == "GAP-51" and "reaches 18\"" in ei.value.reason
+    st = bolt_game(hostile=True)
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, BoltToss("a1", "hs", 18.0, 15.0))
+    assert ei.value.rule == "AI-C.6"
+
+
+def test_actions_round_trip_through_json() -> None:
+    from game.core.actions import action_from_json
+
+    for a in (Inspect("a1", "hs"), BoltToss("a1", "hs", 18.0, 15.5)):
+        assert action_from_json(json.loads(json.dumps(a.to_json()))) == a
+
+
+@pytest.mark.setting("bolt.range")
+def test_bolt_range_setting() -> None:
+    st = bolt_game((1.0, 15.0), settings={"bolt.range": 24.0})
+    assert triggered(apply(st, BoltToss("a1", "hs", 19.9, 15.0), ScriptedDice([1])))
+
+
+@pytest.mark.setting("bolt.target_radius")
+def test_bolt_target_radius_setting() -> None:
+    st = bolt_game(settings={"bolt.target_radius": 4.0})
+    (trig,) = triggered(apply(st, BoltToss("a1", "hs", 16.5, 15.0), ScriptedDice([2])))
+    assert trig.data["limit"] == 4.0
+
+
+@pytest.mark.setting("bolt.dice")
+def test_bolt_dice_setting() -> None:
+    """`bolt.dice`=2: two dice against the TN, one success is enough."""
+    st = bolt_game(settings={"bolt.dice": 2})
+    ev = apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([9, 3]))
+    assert triggered(ev) and [e.data["dice"] for e in ev if e.type == "roll"] == [[9, 3]]
+
+
+@pytest.mark.setting("bolt.in_los_mod", "bolt.no_los_mod")
+def test_bolt_modifier_settings() -> None:
+    """GAP-51: -1 with the point in LOS, -3 without; each a setting."""
+    st = bolt_game(settings={"bolt.in_los_mod": 0})
+    assert triggered(apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([5])))  # TN 5 now
+    st = bolt_game()
+    m = st.models["a1"]
+    assert bolt_tn(ctx_of(st), m, "no_los").value == 2
+    st = bolt_game(settings={"bolt.no_los_mod": -1})
+    assert bolt_tn(ctx_of(st), st.models["a1"], "no_los").value == 4
