@@ -401,3 +401,14 @@ def test_bolt_modifier_settings() -> None:
     assert bolt_tn(ctx_of(st), m, "no_los").value == 2
     st = bolt_game(settings={"bolt.no_los_mod": -1})
     assert bolt_tn(ctx_of(st), st.models["a1"], "no_los").value == 4
+
+
+def test_an_engaged_model_may_not_inspect_or_toss_a_bolt() -> None:
+    """GAP-78 (`melee.engaged_actions`): neither Inspect nor Bolt Toss is on an Engaged model's list."""
+    st = game([("a1", "a", profile(), (5.0, 15.0)), ("b1", "b", profile(), (6.0, 15.0))])
+    st.locations["hs"] = spot("hs", 10.0, 15.0)
+    activate(st, "a1")
+    for action in (Inspect("a1", "hs"), BoltToss("a1", "hs", 10.0, 15.0)):
+        with pytest.raises(IllegalAction) as ei:
+            apply(st, action)
+        assert ei.value.rule == "GAP-78"
