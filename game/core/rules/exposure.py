@@ -9,15 +9,21 @@ them in its reason and the checker can re-derive them. Ties: the lowest stable m
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-from game.core.battlefield import Cover
+from game.core.battlefield import Base, Cover, Point2, Point3, Scene
 from game.core.geometry.distance import base_distance, terrain_distance
+from game.core.geometry.movement.cost import path_cost
+from game.core.geometry.movement.paths import PathResult, shortest_path
+from game.core.geometry.movement.positions import position_fact
+from game.core.geometry.zone import cohesion, leash_ok
 from game.core.rules.attack import situation
 from game.core.rules.context import Ctx, NoDice
 from game.core.rules.modifiers import hit_tn
 from game.core.rules.queries import can_see, catalog_of
 from game.core.state import GameState, ModelState, SideKind
+from game.core.tolerance import EPS
 
 # The CA modifiers pen(H, e) adds up: obstructions, cover (after elevation), Obscured, Pinned target.
 PEN_RULES = frozenset({"CORE-3.6.OBSTRUCTION", "CORE-3.6.TABLE", "GEO-14", "ARMORY-5.3.OBSCURED",
@@ -219,3 +225,322 @@ def in_cover_at_rest(state: GameState, unit_or_model: str) -> bool:
     ids = [m.id for m in unit_models(state, unit_or_model)] if unit_or_model in state.units else [unit_or_model]
     return bool(ids) and all(cover_at_rest(state, i).in_cover for i in ids)
 
+
+
+# --- AI-D.06 movement candidates ------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One AI-D.06 end point for a mover: where, which family produced it ("progress" (i), "ring" (ii), "cover"
+    (iii), "stay"), its GEO-8 path cost from the current position and the path, its progress toward the goal
+    (pathdist(current->goal) - pathdist(p->goal)), its cover class against the target there (GEO-12/GEO-14, after
+    elevation; NONE without a target), the cover piece it was built against, and whether it touches the target."""
+
+    x: float
+    y: float
+    z: float
+    source: str
+    cost: float
+    path: tuple[Point3, ...]
+    progress: float
+    cover: Cover
+    piece: int | None = None
+    contact: bool = False
+
+    @property
+    def in_cover(self) -> bool:
+        return self.cover in COVER_CLASSES
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateSet:
+    """AI-D.06 for one mover: the goal (a target model or a point), the allowance, pathdist(current->goal), how many
+    points were generated, the kept points (legal, reachable, leash- and cohesion-respecting) in a stable order
+    ((x, y) then source), and how many each filter dropped."""
+
+    model: str
+    target: str | None
+    goal: Point2
+    allowance: float
+    start_dist: float
+    generated: int
+    kept: tuple[Candidate, ...]
+    dropped: tuple[tuple[str, int], ...]
+    rule: str = "AI-D.06"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveChoice:
+    """AI-D.06's choice for a melee mover among a CandidateSet: the contact point with the lowest path cost if any;
+    else the best progress, the slack (`ai.cover_slack`), the points within the slack in cover, and the choice
+    (best cover class, then higher progress, then lowest (x, y); with none in cover the highest progress, then
+    lowest (x, y)). `why` names the branch: "contact", "cover", "progress" or "none"."""
+
+    chosen: Candidate | None
+    why: str
+    best_progress: float
+    slack: float
+    in_cover: tuple[Candidate, ...]
+    rule: str = "AI-D.06"
+
+
+def _others(state: GameState, *exclude: str) -> list[Base]:
+    return [b for b in state.scene().bases if b.id not in exclude]
+
+
+def _ring_points(m: ModelState, allowance: float) -> list[tuple[float, float]]:
+    """(ii) 16 directions (from +x, counter-clockwise, 22.5 degrees apart) x 4 radii (1/4 .. 1 x allowance)."""
+    out = []
+    for k in range(16):
+        a = math.radians(22.5 * k)
+        for f in (0.25, 0.5, 0.75, 1.0):
+            out.append((m.x + f * allowance * math.cos(a), m.y + f * allowance * math.sin(a)))
+    return out
+
+
+def _ring(footprint: Sequence[Point2]) -> list[Point2]:
+    pts = [(float(p[0]), float(p[1])) for p in footprint]
+    if len(pts) > 1 and pts[0] == pts[-1]:
+        pts = pts[:-1]
+    area = sum(pts[i][0] * pts[(i + 1) % len(pts)][1] - pts[(i + 1) % len(pts)][0] * pts[i][1]
+               for i in range(len(pts)))
+    return pts if area > 0 else pts[::-1]  # counter-clockwise: the outward normal of (dx, dy) is (dy, -dx)
+
+
+def contact_points(footprint: Sequence[Point2], radius: float, *, gap: float = 0.05,
+                   step: float = 0.5) -> list[tuple[Point2, Point2]]:
+    """(iii) centres of a base of `radius` in contact with a footprint (edge distance `gap`, inside GEO-6's
+    `geo.contact_tol`), spaced `step` along each offset edge and round each convex corner, each with its outward
+    normal (from the piece toward the base)."""
+    pts = _ring(footprint)
+    d = radius + gap
+    out: list[tuple[Point2, Point2]] = []
+    n = len(pts)
+    for i in range(n):
+        (x0, y0), (x1, y1) = pts[i], pts[(i + 1) % n]
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length <= EPS:
+            continue
+        nx, ny = (y1 - y0) / length, -(x1 - x0) / length
+        k = max(1, math.ceil(length / step - 1e-9))
+        for j in range(k):
+            t = j / k
+            out.append(((x0 + t * (x1 - x0) + d * nx, y0 + t * (y1 - y0) + d * ny), (nx, ny)))
+        # the convex corner at (x1, y1): an arc from this edge's normal to the next edge's
+        x2, y2 = pts[(i + 2) % n]
+        l2 = math.hypot(x2 - x1, y2 - y1)
+        if l2 <= EPS:
+            continue
+        mx, my = (y2 - y1) / l2, -(x2 - x1) / l2
+        a0, a1 = math.atan2(ny, nx), math.atan2(my, mx)
+        turn = (a1 - a0) % (2 * math.pi)
+        if turn >= math.pi:  # a concave corner: no arc
+            continue
+        arcs = math.ceil(d * turn / step - 1e-9)
+        for j in range(arcs):
+            a = a0 + turn * j / arcs
+            out.append(((x1 + d * math.cos(a), y1 + d * math.sin(a)), (math.cos(a), math.sin(a))))
+    return out
+
+
+def _cover_of(state: GameState, m: ModelState, xyz: Point3, target: ModelState | None) -> Cover:
+    """GEO-12/GEO-14 cover class (after elevation) of m standing at xyz against the target's fire."""
+    if target is None or not state.battlefield.pieces:
+        return Cover.NONE
+    from game.core.geometry.sight.cover import cover_against as geo_cover
+
+    sc = state.scene()
+    bases = tuple(replace(b, x=xyz[0], y=xyz[1], z=xyz[2]) if b.id == m.id else b for b in sc.bases)
+    fact = geo_cover(state.battlefield, Scene(bases, sc.smoke), target.id, m.id, settings=read_ctx(state).settings)
+    return fact.degraded
+
+
+def path_to(state: GameState, model: str, start: Point3, goal: Point2 | str, *,
+            budget: float | None = None) -> PathResult:
+    """GEO-27 shortest path of `model`'s base from `start` to a point, or to a target model's centre with the target
+    left out of the obstacles (its own base is where the path ends), the other bases as GEO-8 obstacles."""
+    m = state.models[model]
+    settings = read_ctx(state).settings
+    if isinstance(goal, str):
+        t = state.models[goal]
+        end: Point3 = (t.x, t.y, t.z)
+        others = _others(state, model, goal)
+    else:
+        end = (float(goal[0]), float(goal[1]), m.z)
+        others = _others(state, model)
+    return shortest_path(state.battlefield, start, end, radius=m.radius, height=m.profile.height, others=others,
+                         side=m.side, budget=budget, settings=settings)
+
+
+def pathdist(state: GameState, model: str, start: Point3, goal: Point2 | str) -> float:
+    """AI-D.06 pathdist(p -> goal): the GEO-27 shortest-path cost from p to the goal (see `path_to`); for a target
+    model minus the two radii, i.e. the travel to base contact (the constant cancels in progress). inf: no path."""
+    res = path_to(state, model, start, goal)
+    if not res.found:
+        return math.inf
+    if isinstance(goal, str):
+        return max(0.0, res.cost - state.models[model].radius - state.models[goal].radius)
+    return res.cost
+
+
+def _prefix(points: Sequence[Point3], length: float) -> list[Point3]:
+    """The waypoints of a polyline (after its start) up to `length` along it (2D), ending at that point."""
+    out: list[Point3] = []
+    left = length
+    for a, b in zip(points, points[1:], strict=False):
+        seg = math.hypot(b[0] - a[0], b[1] - a[1])
+        if seg >= left - EPS and seg > EPS:
+            t = max(0.0, min(1.0, left / seg))
+            out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), b[2]))
+            return out
+        out.append(b)
+        left -= seg
+    return out or [points[-1]]
+
+
+def _progress_point(state: GameState, m: ModelState, goal: Point2 | str, allowance: float) -> Point3 | None:
+    """(i) the point along the shortest path toward the goal at full allowance (stopping at base contact with a
+    target model), found by bisection on the path length so its own path cost is within the allowance."""
+    start: Point3 = (m.x, m.y, m.z)
+    res = path_to(state, m.id, start, goal)
+    if not res.found or len(res.points) < 2:
+        return None
+    pts = res.points
+    total = sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:], strict=False))
+    if isinstance(goal, str):
+        total = max(0.0, total - m.radius - state.models[goal].radius - 0.05)  # inside the contact tolerance
+    lo, hi = 0.0, min(total, allowance)
+    settings = read_ctx(state).settings
+    others = _others(state, m.id)
+
+    def cost(s: float) -> float:
+        f = path_cost(state.battlefield, start, _prefix(pts, s), radius=m.radius, height=m.profile.height,
+                      others=others, side=m.side, settings=settings)
+        return f.cost if f.legal else math.inf
+
+    if cost(hi) <= allowance + EPS:
+        return _prefix(pts, hi)[-1]
+    for _ in range(20):
+        mid = (lo + hi) / 2.0
+        lo, hi = (mid, hi) if cost(mid) <= allowance + EPS else (lo, mid)
+    return _prefix(pts, lo)[-1]
+
+
+def candidate_points(state: GameState, model: str, allowance: float, *, target: str | None = None,
+                     point: Point2 | None = None, leash_centre: Point2 | None = None, leash: float = 12.0,
+                     cohesion_with: Sequence[str] = (), step: float = 0.5) -> CandidateSet:
+    """AI-D.06 candidate end points for `model` moving with `allowance` (the centre-path budget of its Move) toward
+    a target model (`target`) or a point (`point`): (i) the shortest-path progress point at full allowance, (ii) 16
+    directions x 4 radii round the current position, (iii) for every soft/hard/hardened piece within the allowance
+    (GEO-4), points in base contact with it spaced `step` on the side facing away from the target (every side with
+    no target). Kept: legal (GEO-7), reachable (GEO-8 path cost <= allowance), leash-respecting (GEO-20: every
+    vertex of the path within `leash` of `leash_centre`; no centre, no leash) and cohesion-respecting (GEO-21: a
+    connected 1" chain with the `cohesion_with` models where they stand). progress(p) = pathdist(current->goal) -
+    pathdist(p->goal). The current position is kept as "stay" (cost 0)."""
+    if (target is None) == (point is None):
+        raise ValueError("give exactly one of target and point")
+    m = state.models[model]
+    t = state.models[target] if target is not None else None
+    goal: Point2 | str
+    if t is not None:
+        goal, goal_xy = t.id, (t.x, t.y)
+    else:
+        assert point is not None
+        goal = goal_xy = (float(point[0]), float(point[1]))
+    settings = read_ctx(state).settings
+    start: Point3 = (m.x, m.y, m.z)
+    start_dist = pathdist(state, model, start, goal)
+    raw: list[tuple[str, Point3, int | None]] = [("stay", start, None)]
+    prog = _progress_point(state, m, goal, allowance)
+    if prog is not None:
+        raw.append(("progress", prog, None))
+    raw += [("ring", (x, y, m.z), None) for x, y in _ring_points(m, allowance)]
+    for p in state.battlefield.pieces:
+        if p.cover not in COVER_CLASSES or terrain_distance(m.base(), p, settings=settings).distance > allowance:
+            continue
+        for (x, y), (nx, ny) in contact_points(p.footprint, m.radius, step=step):
+            if t is not None and nx * (t.x - x) + ny * (t.y - y) >= 0:
+                continue  # the piece must lie between the point and the target
+            raw.append(("cover", (x, y, m.z), int(p.id)))
+    dropped = {"illegal": 0, "unreachable": 0, "leash": 0, "cohesion": 0}
+    others = _others(state, model)
+    mates = [state.models[i].base() for i in cohesion_with if i != model and state.models[i].in_play]
+    kept: list[Candidate] = []
+    seen: set[tuple[float, float]] = set()
+    for source, xyz, pid in raw:
+        key = (round(xyz[0], 6), round(xyz[1], 6))
+        if key in seen:
+            continue
+        seen.add(key)
+        pos = position_fact(state.battlefield, xyz[0], xyz[1], xyz[2], radius=m.radius, height=m.profile.height,
+                            others=others, mover=model, settings=settings)
+        if not pos.legal:
+            dropped["illegal"] += 1
+            continue
+        end: Point3 = (pos.x, pos.y, pos.z)
+        path: tuple[Point3, ...] = (start,)
+        res_cost = 0.0
+        if source != "stay":
+            res = shortest_path(state.battlefield, start, end, radius=m.radius, height=m.profile.height,
+                                others=others, side=m.side, budget=allowance, settings=settings)
+            if not res.found or res.cost > allowance + EPS:
+                dropped["unreachable"] += 1
+                continue
+            res_cost, path = res.cost, tuple(res.points)
+        if leash_centre is not None and not leash_ok([(q[0], q[1]) for q in path], leash_centre, limit=leash,
+                                                     settings=settings).ok:
+            dropped["leash"] += 1
+            continue
+        if mates and not cohesion([replace(m.base(), x=end[0], y=end[1], z=end[2]), *mates],
+                                  settings=settings).connected:
+            dropped["cohesion"] += 1
+            continue
+        prog_here = start_dist - pathdist(state, model, end, goal)
+        contact = t is not None and math.hypot(end[0] - t.x, end[1] - t.y) - m.radius - t.radius \
+            <= float(settings["geo.contact_tol"]) + EPS
+        kept.append(Candidate(end[0], end[1], end[2], source, res_cost, tuple(path), prog_here,
+                              _cover_of(state, m, end, t), pid, contact))
+    kept.sort(key=lambda c: (c.x, c.y, c.source))
+    return CandidateSet(model, target, goal_xy, allowance, start_dist, len(raw), tuple(kept),
+                        tuple(dropped.items()))
+
+
+def choose_melee_move(cands: CandidateSet, *, cover_slack: float = COVER_SLACK) -> MoveChoice:
+    """AI-D.06 for a melee mover: if base contact with the target is reachable, the contact point with the lowest
+    path cost (then lowest (x, y)); else best = max progress; among points with progress >= best - cover_slack
+    (`ai.cover_slack`, passed by the A.I.'s owner) those in cover against the target win: best cover class, then
+    higher progress, then lowest (x, y); with none in cover the highest progress, then lowest (x, y)."""
+    pts = [c for c in cands.kept if math.isfinite(c.progress)]
+    contact = [c for c in pts if c.contact]
+    if contact:
+        best_c = min(contact, key=lambda c: (c.cost, c.x, c.y))
+        return MoveChoice(best_c, "contact", best_c.progress, cover_slack, ())
+    if not pts:
+        return MoveChoice(None, "none", -math.inf, cover_slack, ())
+    best = max(c.progress for c in pts)
+    near = [c for c in pts if c.progress >= best - cover_slack - 1e-9]
+    covered = tuple(sorted((c for c in near if c.in_cover), key=lambda c: (-c.cover.rank, -c.progress, c.x, c.y)))
+    if covered:
+        return MoveChoice(covered[0], "cover", best, cover_slack, covered)
+    top = min(pts, key=lambda c: (-c.progress, c.x, c.y))
+    return MoveChoice(top, "progress", best, cover_slack, ())
+
+
+def nearest_cover(state: GameState, model: str, allowance: float, *, leash_centre: Point2 | None = None,
+                  leash: float = 12.0, cohesion_with: Sequence[str] = (), step: float = 0.5) -> Candidate | None:
+    """Shared definitions / AI-S.SPAWN *nearest cover*: the reachable point (path cost <= allowance, legal, inside
+    the leash) in base contact (GEO-6) with a soft, hard or hardened piece with the least path cost; ties by
+    lowest (x, y). The points are AI-D.06's (iii) on every side of each piece, spaced `step`, plus the current
+    position when the base already touches such a piece (cost 0). None: no such point is reachable."""
+    m = state.models[model]
+    cands = candidate_points(state, model, allowance, point=(m.x, m.y), leash_centre=leash_centre, leash=leash,
+                             cohesion_with=cohesion_with, step=step)
+    settings = read_ctx(state).settings
+    pieces = [p for p in state.battlefield.pieces if p.cover in COVER_CLASSES]
+
+    def touches(c: Candidate) -> bool:
+        b = replace(m.base(), x=c.x, y=c.y, z=c.z)
+        return any(terrain_distance(b, p, settings=settings).in_contact for p in pieces)
+
+    ok = [c for c in cands.kept if c.source in ("cover", "stay") and touches(c)]
+    return min(ok, key=lambda c: (c.cost, c.x, c.y)) if ok else None

@@ -158,3 +158,92 @@ def test_in_cover_at_rest_is_base_contact_with_a_soft_hard_or_hardened_piece():
     assert ex.cover_at_rest(st, "h2").cover is Cover.HARDENED
     assert not ex.in_cover_at_rest(st, "h3")  # an obstruction is no cover
     assert not ex.in_cover_at_rest(st, "h4")  # touches nothing
+
+
+# --- AI-D.06 candidates, progress, the melee mover's choice, nearest cover -----------------------------------------
+
+WALL_NEAR_PATH = piece(1, 18.0, 10.8, 18.4, 12.8, 1.0, cover=Cover.HARD, movement=Movement.IMPASSABLE)
+
+
+def test_ai_d06_open_table_candidates_progress_point_and_ring():
+    st = zone_game([("h", "b", DOG, (10, 10)), ("c", "a", CREW, (30, 10))])
+    cs = ex.candidate_points(st, "h", 8.0, target="c")
+    assert cs.generated == 1 + 1 + 64 and cs.start_dist == pytest.approx(19.0)  # 20" centre to centre - radii
+    by = {(round(c.x, 6), round(c.y, 6)): c for c in cs.kept}
+    assert len(cs.kept) == 65  # the ring's (18, 10) is the progress point, kept once
+    prog = by[(18.0, 10.0)]
+    assert prog.source == "progress" and prog.cost == pytest.approx(8.0) and prog.progress == pytest.approx(8.0)
+    side = by[(10.0, 18.0)]  # ring, 90 degrees, full allowance
+    assert side.source == "ring" and side.progress == pytest.approx(19.0 - (math.hypot(20, 8) - 1.0))
+    assert by[(10.0, 10.0)].source == "stay" and by[(10.0, 10.0)].cost == 0.0
+    assert [(c.x, c.y) for c in cs.kept] == sorted((c.x, c.y) for c in cs.kept)
+    choice = ex.choose_melee_move(cs)
+    assert choice.why == "progress" and choice.chosen is prog and choice.best_progress == pytest.approx(8.0)
+
+
+def test_ai_d06_a_point_in_cover_within_the_slack_beats_the_best_progress():
+    st = zone_game([("h", "b", DOG, (10, 10)), ("c", "a", CREW, (30, 10))], pieces=(WALL_NEAR_PATH,))
+    cs = ex.candidate_points(st, "h", 8.0, target="c")
+    cover = [c for c in cs.kept if c.source == "cover"]
+    assert cover and all(c.x < 18.0 for c in cover)  # only the side facing away from the target
+    choice = ex.choose_melee_move(cs)
+    assert choice.why == "cover" and choice.chosen is not None
+    c = choice.chosen
+    assert c.in_cover and c.cover is Cover.HARD and c.piece == 1
+    assert (c.x, c.y) == (pytest.approx(17.45), pytest.approx(10.8)) and c.progress >= choice.best_progress - 1.0
+    assert all(o.progress <= c.progress + 1e-9 for o in choice.in_cover)  # same class: higher progress first
+    assert ex.choose_melee_move(cs, cover_slack=0.0).why == "progress"  # nothing in cover within 0"
+
+
+def test_ai_d06_reachable_contact_takes_the_cheapest_contact_point():
+    st = zone_game([("h", "b", DOG, (10, 10)), ("c", "a", CREW, (14, 10))])
+    choice = ex.choose_melee_move(ex.candidate_points(st, "h", 8.0, target="c"))
+    assert choice.why == "contact" and choice.chosen is not None and choice.chosen.contact
+    assert choice.chosen.cost == pytest.approx(4.0 - 1.0 - 0.05)
+
+
+def test_ai_d06_filters_leash_cohesion_and_illegal_points():
+    st = zone_game([("h", "b", DOG, (10, 10)), ("c", "a", CREW, (30, 10))])
+    leashed = ex.candidate_points(st, "h", 8.0, target="c", leash_centre=(10.0, 10.0), leash=4.0)
+    assert dict(leashed.dropped)["leash"] == 32  # radii 6 and 8; the progress point stands for the ring's (18, 10)
+    assert all(math.hypot(c.x - 10, c.y - 10) <= 4.0 + 1e-9 for c in leashed.kept)
+    st2 = zone_game([("d1", "b", DOG, (10, 10)), ("d2", "b", DOG, (8, 10)), ("c", "a", CREW, (30, 10))],
+                    units={"pack": ["d1", "d2"]})
+    tied = ex.candidate_points(st2, "d1", 8.0, target="c", cohesion_with=["d2"])
+    assert dict(tied.dropped)["cohesion"] > 0
+    assert all(math.hypot(c.x - 8, c.y - 10) - 1.0 <= 1.0 + 1e-9 for c in tied.kept)
+    st3 = zone_game([("h", "b", DOG, (1, 10)), ("c", "a", CREW, (30, 10))])
+    edge = ex.candidate_points(st3, "h", 8.0, target="c")
+    assert dict(edge.dropped)["illegal"] > 0 and all(c.x >= 0.5 for c in edge.kept)
+
+
+def test_pathdist_goes_round_an_impassable_wall():
+    wall = piece(1, 15.0, 4.0, 16.0, 16.0, 3.0, cover=Cover.HARD, blocks=True, movement=Movement.IMPASSABLE)
+    st = zone_game([("h", "b", DOG, (10, 10)), ("c", "a", CREW, (21, 10))], pieces=(wall,))
+    straight = 11.0 - 1.0
+    assert ex.pathdist(st, "h", (10.0, 10.0, 0.0), "c") > straight + 1.0
+    assert ex.pathdist(st, "h", (10.0, 10.0, 0.0), (12.0, 10.0)) == pytest.approx(2.0)
+
+
+def test_contact_points_ring_a_footprint_at_the_base_radius_spaced_half_an_inch():
+    pts = ex.contact_points(rect(0.0, 0.0, 2.0, 1.0), 0.5)
+    for (x, y), (nx, ny) in pts:
+        dx, dy = max(0.0 - x, 0.0, x - 2.0), max(0.0 - y, 0.0, y - 1.0)
+        assert math.hypot(dx, dy) == pytest.approx(0.55)
+        assert math.hypot(nx, ny) == pytest.approx(1.0)
+    bottom = sorted(x for (x, y), _ in pts if y == pytest.approx(-0.55))
+    assert bottom == pytest.approx([0.0, 0.5, 1.0, 1.5, 2.0])  # 2.0: the corner arc starts on the edge's line
+
+
+def test_nearest_cover_is_the_cheapest_reachable_contact_point_lowest_xy_on_ties():
+    crates = piece(1, 13.0, 9.0, 14.0, 11.0, 1.0, cover=Cover.SOFT, movement=Movement.IMPASSABLE)
+    fence = piece(2, 11.0, 0.0, 11.5, 3.0, 1.0, cover=Cover.OBSTRUCTION, movement=Movement.IMPASSABLE)
+    st = zone_game([("h", "b", DOG, (10, 10)), ("c", "a", CREW, (30, 30))], pieces=(crates, fence))
+    nc = ex.nearest_cover(st, "h", 8.0)
+    assert nc is not None and nc.piece == 1 and nc.source == "cover"
+    assert (nc.x, nc.y) == (pytest.approx(12.45), pytest.approx(10.0)) and nc.cost == pytest.approx(2.45)
+    assert ex.nearest_cover(st, "h", 2.0) is None  # out of reach
+    assert ex.nearest_cover(st, "h", 8.0, leash_centre=(10.0, 10.0), leash=2.0) is None  # outside the leash
+    st.models["h"].x = 12.45
+    here = ex.nearest_cover(st, "h", 8.0)
+    assert here is not None and here.source == "stay" and here.cost == 0.0
