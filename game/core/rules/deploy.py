@@ -30,12 +30,14 @@ def check_deploy(ctx: Ctx, a: Deploy) -> None:
         if not circle_inside_polygon((a.x, a.y), m.radius, zone.footprint):
             raise IllegalAction(f"{a.model} at ({a.x:g},{a.y:g}) is not wholly inside zone {zone_name}", "TURN-4")
 
-    for loc in ctx.battlefield.anchors:
-        if loc.kind in LOCATION_KINDS:
-            gap = math.hypot(a.x - loc.point[0], a.y - loc.point[1]) - m.radius
-            if gap <= REACTION_RADIUS + EPS:
-                raise IllegalAction(f"{a.model} at ({a.x:g},{a.y:g}) would start inside the Reaction Radius of "
-                                    f"{loc.name} ({gap:.2f} in from it)", "TURN-4")
+    # The map's location anchors and the scenario's locations (MISSION-8.2) alike.
+    points = [(loc.name, loc.point) for loc in ctx.battlefield.anchors if loc.kind in LOCATION_KINDS]
+    points += [(loc.name, (loc.x, loc.y)) for loc in st.locations.values()]
+    for name, (px, py) in points:
+        gap = math.hypot(a.x - px, a.y - py) - m.radius
+        if gap <= REACTION_RADIUS + EPS:
+            raise IllegalAction(f"{a.model} at ({a.x:g},{a.y:g}) would start inside the Reaction Radius of "
+                                f"{name} ({gap:.2f} in from it)", "TURN-4")
     check_position(ctx, m, a.x, a.y, a.z, rule="GEO-7")
 
 

@@ -412,3 +412,21 @@ def test_an_engaged_model_may_not_inspect_or_toss_a_bolt() -> None:
         with pytest.raises(IllegalAction) as ei:
             apply(st, action)
         assert ei.value.rule == "GAP-78"
+
+
+def test_turn4_no_deployment_inside_a_scenario_locations_reaction_radius() -> None:
+    """TURN-4: a model may not start inside the 3" Reaction Radius of a scenario's location (MISSION-8.2), as of a
+    map anchor's."""
+    from game.core.actions import Deploy
+    from game.core.state import Phase
+
+    st = game([("a1", "a", profile(), (3, 3))])
+    st.models["a1"].deployed = False
+    st.phase, st.deciding = Phase.DEPLOY, "a"
+    st.locations["hs"] = spot("hs", 5.0, 5.0)
+    with pytest.raises(IllegalAction) as ei:
+        apply(st, Deploy("a1", 3.0, 3.0))
+    assert ei.value.rule == "TURN-4" and "Reaction Radius of the hs" in ei.value.reason
+    del st.locations["hs"]
+    apply(st, Deploy("a1", 3.0, 3.0))
+    assert st.models["a1"].deployed
