@@ -247,3 +247,17 @@ def test_nearest_cover_is_the_cheapest_reachable_contact_point_lowest_xy_on_ties
     st.models["h"].x = 12.45
     here = ex.nearest_cover(st, "h", 8.0)
     assert here is not None and here.source == "stay" and here.cost == 0.0
+
+
+def test_the_queries_write_nothing_roll_nothing_and_answer_the_same_twice():
+    crates = piece(1, 13.0, 9.0, 14.0, 11.0, 1.0, cover=Cover.HARDENED, movement=Movement.IMPASSABLE)
+    st = zone_game([("h", "b", DOG, (10, 10)), ("c", "a", CREW, (14.6, 10)), ("o", "a", CREW, (10, 20))],
+                   pieces=(crates,))
+    before = st.to_json()
+    first = (ex.choose_target(st, "h"), ex.candidate_points(st, "h", 8.0, target="o"), ex.nearest_cover(st, "h", 8.0),
+             ex.in_cover_against(st, "h", "o"), ex.in_cover_at_rest(st, "h"))
+    assert ex.pen(st, "h", "c") == 3  # hardened -2, Obscured -1
+    assert st.to_json() == before
+    again = (ex.choose_target(st, "h"), ex.candidate_points(st, "h", 8.0, target="o"), ex.nearest_cover(st, "h", 8.0),
+             ex.in_cover_against(st, "h", "o"), ex.in_cover_at_rest(st, "h"))
+    assert first == again
