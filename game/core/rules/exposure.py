@@ -20,14 +20,11 @@ from game.core.geometry.movement.positions import position_fact
 from game.core.geometry.zone import cohesion, leash_ok
 from game.core.rules.attack import situation
 from game.core.rules.context import Ctx, NoDice
-from game.core.rules.modifiers import hit_tn
+from game.core.rules.modifiers import cover_modifiers, pinned_target
 from game.core.rules.queries import can_see, catalog_of
 from game.core.state import GameState, ModelState, SideKind
 from game.core.tolerance import EPS
 
-# The CA modifiers pen(H, e) adds up: obstructions, cover (after elevation), Obscured, Pinned target.
-PEN_RULES = frozenset({"CORE-3.6.OBSTRUCTION", "CORE-3.6.TABLE", "GEO-14", "ARMORY-5.3.OBSCURED",
-                       "COMBAT-4.3.KICK-RANGED"})
 COVER_CLASSES = (Cover.SOFT, Cover.HARD, Cover.HARDENED)
 CLOSE_TOL = 1.0  # AI-D.01 [`ai.close_tol`=1.0]
 COVER_SLACK = 1.0  # AI-D.06 [`ai.cover_slack`=1.0]
@@ -144,15 +141,13 @@ def vis(state: GameState, unit: str, *, hostile_vs_hostile: bool = False) -> tup
 
 def pen_parts(state: GameState, shooter: ModelState, target: ModelState) -> tuple[PenPart, ...]:
     """The CA modifiers of pen: obstructions (GEO-13), cover after elevation (GEO-12/GEO-14), Obscured and the Pinned
-    target's -2, as the resolver computes them (`attack.situation` + `modifiers.hit_tn` of a direct ranged attack,
-    weapon bonuses left out: they are not penalties)."""
+    target's -2, from the resolver's own functions (`attack.situation`, `modifiers.cover_modifiers` and
+    `modifiers.pinned_target`, which `hit_tn` adds to a direct ranged attack)."""
     ctx = read_ctx(state)
     s = situation(ctx, shooter, target, melee=False)
-    cat = catalog_of(ctx)
-    w = cat.weapon("unarmed")
-    tn = hit_tn(shooter, target, w, w.profile, s, catalog=cat, settings=ctx.settings,
-                target_pinned=state.units[target.unit].pins > 0)
-    return tuple(PenPart(m.label, m.value, m.rule) for m in tn.mods if m.rule in PEN_RULES and m.value < 0)
+    mods = cover_modifiers(target, s, catalog=catalog_of(ctx), settings=ctx.settings)
+    pinned = pinned_target(target, s, settings=ctx.settings, target_pinned=state.units[target.unit].pins > 0)
+    return tuple(PenPart(m.label, m.value, m.rule) for m in [*mods, *([pinned] if pinned else [])] if m.value < 0)
 
 
 def enemy_fact(state: GameState, unit: str, enemy: str) -> EnemyFact:

@@ -88,6 +88,15 @@ def cover_modifiers(target: ModelState, s: AttackSituation, *, catalog: Catalog,
     return mods
 
 
+def pinned_target(target: ModelState, s: AttackSituation, *, settings: Settings,
+                  target_pinned: bool) -> Modifier | None:
+    """COMBAT-4.3.KICK-RANGED: -2 to shoot a Pinned target (a prone one counts as Pinned, `prone.counts_as_pinned`,
+    GAP-89); None in melee or when the target is not Pinned."""
+    if not s.melee and (target_pinned or (target.prone and settings["prone.counts_as_pinned"])):
+        return Modifier("Pinned target", -2, "COMBAT-4.3.KICK-RANGED")
+    return None
+
+
 def hit_tn(attacker: ModelState, target: ModelState, weapon: Weapon, profile: WeaponProfile, s: AttackSituation,
            *, catalog: Catalog, settings: Settings, target_pinned: bool) -> TargetNumber:
     """The attacker's TN per die (COMBAT-4.1.MODIFIERS): CA (halved if wounded) plus every modifier; a prone
@@ -115,8 +124,9 @@ def hit_tn(attacker: ModelState, target: ModelState, weapon: Weapon, profile: We
             mods.append(Modifier("indirect, target not in LOS", -3, "ARMORY-5.4.PENALTY"))
     else:
         mods.extend(cover_modifiers(target, s, catalog=catalog, settings=settings))
-    if not s.melee and (target_pinned or (target.prone and settings["prone.counts_as_pinned"])):
-        mods.append(Modifier("Pinned target", -2, "COMBAT-4.3.KICK-RANGED"))
+    pinned = pinned_target(target, s, settings=settings, target_pinned=target_pinned)
+    if pinned is not None:
+        mods.append(pinned)
     if not s.melee and profile.range_max:
         half = profile.range_max / 2.0
         boundary_in = s.distance <= half + 1e-6 if settings["sights.boundary"] == "red_dot_inclusive" \
