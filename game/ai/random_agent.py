@@ -122,8 +122,10 @@ class RandomAgent:
         assert win is not None
         # COMBAT-4.4.MEDKIT-DELAY (`medkit.self_window`=any_time): a delayed self-kit offered at this window. The
         # dice are drawn only when such a kit is legal, so games without one play exactly as before.
-        kits = [k for k in (Interrupt(u.id, UseItem(u.id, "medkit")) for u in st.units.values()
-                            if u.side == st.deciding and st.unit_in_play(u.id)) if _legal(st, k)]
+        kits = []
+        if settings_of(st)["medkit.self_window"] == "any_time":  # only then does a window offer a kit: skip the scan
+            kits = [k for k in (Interrupt(u.id, UseItem(u.id, "medkit")) for u in st.units.values()
+                                if u.side == st.deciding and st.unit_in_play(u.id)) if _legal(st, k)]
         if kits and self.rng.random() < 0.3:
             return self.rng.choice(kits)
         units = [u.id for u in st.units.values() if u.side == st.deciding and (u.alert or u.id == win.extra_unit)
