@@ -256,11 +256,14 @@ def load_save(path: str | Path, *, load_map: Callable[[str], Battlefield] | None
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{where}: corrupt save, line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:  # a number of over 4,300 digits, absurd nesting (as load_record)
+        raise RecordError(f"{where}: corrupt save: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise RecordError(f"{where}: not a Zona Alfa save (expected \"format\": \"{SAVE_FORMAT}\")")
-    version = data.get("version")
-    if not isinstance(version, int) or version < 1:
-        raise RecordError(f"{where}: save version {version!r} is not valid")
+    given = data.get("version")
+    version = _whole(given)
+    if version is None or version < 1:
+        raise RecordError(f"{where}: save version {given!r} is not valid")
     if version > SAVE_VERSION:
         raise RecordError(f"{where}: save version {version} is newer than this game understands ({SAVE_VERSION}); "
                           "update the game to load it")

@@ -138,3 +138,17 @@ def test_a_written_record_has_the_users_usual_permissions(tmp_path: Path) -> Non
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "r.json").stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("body", ['{"format": "zona-alfa-save", "version": ' + "9" * 5000 + "}",
+                                  "[" * 100_000 + "]" * 100_000,
+                                  '{"format": "zona-alfa-save", "version": true}'])
+def test_a_malformed_save_is_refused_naming_the_file(tmp_path: Path, body: str) -> None:
+    """A save with a 5,000-digit number, absurd nesting or a boolean version is a RecordError naming the file, as
+    for records (docs/formats.md), never a bare ValueError or RecursionError."""
+    from game.core.record import RecordError, load_save
+
+    path = tmp_path / "bad-save.json"
+    path.write_text(body)
+    with pytest.raises(RecordError, match="bad-save.json"):
+        load_save(path)
