@@ -267,7 +267,8 @@ def _range(r: _Reader, a: Attack, s: Settings) -> float:
             raise r.fail("range", f"the flame template reaches {FLAME_REACH:g}\" from the attacker's base "
                                   f"(ARMORY-5.1.FLAME, GEO-15)")
         return d
-    fact = weapon_range(Base("a", 0.0, 0.0, 0.0, 0.5, 1.25, "a"), Base("t", 1.0 + d, 0.0, 0.0, 0.5, 1.25, "b"), lo, hi)
+    fact = weapon_range(Base("a", 0.0, 0.0, 0.0, 0.5, 1.25, "a"), Base("t", 1.0 + d, 0.0, 0.0, 0.5, 1.25, "b"), lo, hi,
+                         settings=s)  # `range.min_rule` as the engine measures it (GEO-5, GAP-116)
     if not fact.in_range:
         side = "closer than its minimum" if fact.too_close else "beyond its maximum"
         rule = "GEO-5, GAP-70" if a.template is not None else "GEO-5, COMBAT-4.1.REQUIREMENTS"
