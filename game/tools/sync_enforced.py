@@ -31,8 +31,8 @@ def _names(module: str, key: str) -> bool:
     """The module's source names the key as a string literal (the enforcement test's criterion)."""
     base = ROOT.joinpath(*module.split("."))
     files = [base.with_suffix(".py")] if base.with_suffix(".py").exists() else sorted(base.glob("*.py"))
-    return any(f'"{key}"' in f.read_text(encoding="utf-8") or f"'{key}'" in f.read_text(encoding="utf-8")
-               for f in files)
+    sources = (f.read_text(encoding="utf-8") for f in files)
+    return any(f'"{key}"' in src or f"'{key}'" in src for src in sources)
 
 
 def sync(text: str, reads: dict[str, list[str]]) -> tuple[str, list[tuple[str, str, str]]]:

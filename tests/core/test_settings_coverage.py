@@ -12,14 +12,9 @@ from tests.paths import REPO_ROOT
 
 TESTS = REPO_ROOT / "tests"
 
-CATALOG_TEST = "tests/core/test_catalog.py"
-AUDIT, PART1, COMBAT_AUDIT = (f"tests/core/rules/test_{n}.py" for n in ("rules_audit", "rules_part1", "combat_audit"))
-COVER, GEOMETRY, SIGHT = (f"tests/core/geometry/test_{n}.py" for n in ("cover", "geometry", "sight"))
 # Keys whose flip test exists but still lacks its marker: key -> (test file, test function). The test must name
 # the key; delete an entry once the marker is added there.
-MARKER_PENDING: dict[str, tuple[str, str]] = {
-    # the catalog's table of flips: each option's resolved profile value (HOSTILE-8.3, ARMORY-5, GEO-3)
-}
+MARKER_PENDING: dict[str, tuple[str, str]] = {}
 
 
 def _is_setting_mark(func: ast.expr) -> bool:

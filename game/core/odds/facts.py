@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from game.core.odds.unit import UnitFacts
 from game.core.rules.attack import casualty_order
-from game.core.rules.context import Ctx, NoDice
+from game.core.rules.context import Ctx, read_ctx
 from game.core.state import GameState, ModelState
 
 
 def odds_ctx(state: GameState) -> Ctx:
     """A read-only resolution context: dice that refuse to roll, so computing odds never draws randomness."""
-    return Ctx(state, NoDice(), state.battlefield)
+    return read_ctx(state)
 
 
 def unit_facts(ctx: Ctx, m: ModelState, attacker: ModelState | None = None) -> UnitFacts:

@@ -129,6 +129,12 @@ def record_crit(ctx: Ctx, unit_id: str, res: PoolResult, *, context: str, rules:
         ctx.emit("extra_action_lost", ("GAP-12",), unit=unit_id, reason="already activated this turn")
 
 
+def read_ctx(state: GameState) -> Ctx:
+    """A read-only context over `state` for previews and queries (odds, the A.I.'s exposure): dice that refuse to
+    roll, so computing never draws randomness; nothing it emits is kept."""
+    return Ctx(state, NoDice(), state.battlefield)
+
+
 class NoDice:
     """Dice that refuse to roll: validation must never draw randomness."""
 

@@ -19,7 +19,7 @@ from game.core.geometry.movement.paths import PathResult, shortest_path
 from game.core.geometry.movement.positions import position_fact
 from game.core.geometry.zone import cohesion, leash_ok
 from game.core.rules.attack import situation
-from game.core.rules.context import Ctx, NoDice
+from game.core.rules.context import read_ctx
 from game.core.rules.modifiers import cover_modifiers, pinned_target
 from game.core.rules.queries import can_see, catalog_of
 from game.core.state import GameState, ModelState, SideKind
@@ -88,11 +88,6 @@ class CoverStanding:
     cover: Cover
     pieces: tuple[int, ...]
     in_cover: bool
-
-
-def read_ctx(state: GameState) -> Ctx:
-    """A read-only context over `state`: dice that refuse to roll, nothing emitted that anyone keeps."""
-    return Ctx(state, NoDice(), state.battlefield)
 
 
 def unit_models(state: GameState, unit: str) -> tuple[ModelState, ...]:

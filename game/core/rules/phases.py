@@ -315,15 +315,13 @@ def _on_parry(ctx: Ctx, action: Action) -> None:
     resume(ctx)
 
 
-def _on_action_phase(ctx: Ctx, action: Action) -> None:
-    _on_action(ctx, action)
 
 
 PHASE_HANDLERS: dict[Phase, Callable[[Ctx, Action], None]] = {
     Phase.DEPLOY: _on_deploy,
     Phase.INITIATIVE: _on_initiative,
     Phase.ACTIVATE: _on_activate,
-    Phase.ACTION: _on_action_phase,
+    Phase.ACTION: _on_action,
     Phase.INTERRUPT: _on_interrupt,
     Phase.MEDKIT: _on_medkit,
     Phase.PARRY: _on_parry,
