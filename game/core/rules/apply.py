@@ -2,7 +2,7 @@
 (TURN-1)."""
 from __future__ import annotations
 
-from game.core.actions import Action, ChooseInitiative, DeclineInterrupt, Deploy, IllegalAction, Interrupt, Parry
+from game.core.actions import Action, DeclineInterrupt, Deploy, IllegalAction, Interrupt, Parry
 from game.core.dice import Dice
 from game.core.events import Event
 from game.core.rules.context import Ctx, NoDice
@@ -13,6 +13,8 @@ from game.core.rules.phases import (
     PHASE_HANDLERS,
     check_action,
     check_activate,
+    check_decline,
+    check_initiative,
     check_interrupt,
     check_medkit_decision,
     expect,
@@ -48,10 +50,7 @@ def validate(state: GameState, action: Action) -> None:
         check_deploy(ctx, action)
         return
     if ph is Phase.INITIATIVE:
-        expect(action, ChooseInitiative)
-        assert isinstance(action, ChooseInitiative)
-        if action.side != st.deciding:
-            raise IllegalAction(f"only the initiative winner {st.deciding} chooses", "CORE-3.1.PASS")
+        check_initiative(ctx, action)
         return
     if ph is Phase.ACTIVATE:
         check_activate(st, action)
@@ -67,8 +66,7 @@ def validate(state: GameState, action: Action) -> None:
     if ph is Phase.INTERRUPT:
         expect(action, Interrupt, DeclineInterrupt)
         if isinstance(action, DeclineInterrupt):
-            if action.side != st.deciding:
-                raise IllegalAction(f"{st.deciding} is being asked", "TURN-7")
+            check_decline(ctx, action)
             return
         assert isinstance(action, Interrupt)
         check_interrupt(ctx, action)

@@ -67,12 +67,24 @@ def _on_deploy(ctx: Ctx, action: Action) -> None:
             start_turn(ctx)
 
 
-def _on_initiative(ctx: Ctx, action: Action) -> None:
+def check_initiative(ctx: Ctx, action: Action) -> None:
+    """CORE-3.1.PASS: only the initiative winner chooses whether to go first."""
     expect(action, ChooseInitiative)
     assert isinstance(action, ChooseInitiative)
+    if action.side != ctx.state.deciding:
+        raise IllegalAction(f"only the initiative winner {ctx.state.deciding} chooses", "CORE-3.1.PASS")
+
+
+def check_decline(ctx: Ctx, action: DeclineInterrupt) -> None:
+    """TURN-7: only the side being asked declines its interrupt window."""
+    if action.side != ctx.state.deciding:
+        raise IllegalAction(f"{action.side} is not being asked; {ctx.state.deciding} is", "TURN-7")
+
+
+def _on_initiative(ctx: Ctx, action: Action) -> None:
+    check_initiative(ctx, action)
+    assert isinstance(action, ChooseInitiative)
     st = ctx.state
-    if action.side != st.deciding:
-        raise IllegalAction(f"only the initiative winner {st.deciding} chooses", "CORE-3.1.PASS")
     if not action.go_first and ctx.settings["init.pass"] == "swap_first_two":
         st.order[0], st.order[1] = st.order[1], st.order[0]
     ctx.emit("initiative_choice", ("CORE-3.1.PASS", "GAP-16"), side=action.side, go_first=action.go_first,
@@ -220,8 +232,7 @@ def _on_interrupt(ctx: Ctx, action: Action) -> None:
     win = st.interrupt
     assert win is not None
     if isinstance(action, DeclineInterrupt):
-        if action.side != st.deciding:
-            raise IllegalAction(f"{action.side} is not being asked; {st.deciding} is", "TURN-7")
+        check_decline(ctx, action)
         if win.extra_left > 0:
             ctx.emit("extra_action_forgone", ("GAP-12",), unit=win.extra_unit)
             win.extra_left = 0
