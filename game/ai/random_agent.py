@@ -47,6 +47,8 @@ from game.core.geometry.movement.reach import reach
 from game.core.geometry.polygon import polygon_bounds
 from game.core.geometry.terrain import LOW_OBSTACLE, Level, levels, pieces_at, walking_level
 from game.core.rules import eligible_units, hustle_due, remaining, settings_of, validate
+from game.core.rules.context import read_ctx
+from game.core.rules.flow import window_kits
 from game.core.rules.stats import move_allowance
 from game.core.state import GameState, ModelState, Phase
 
@@ -122,10 +124,7 @@ class RandomAgent:
         assert win is not None
         # COMBAT-4.4.MEDKIT-DELAY (`medkit.self_window`=any_time): a delayed self-kit offered at this window. The
         # dice are drawn only when such a kit is legal, so games without one play exactly as before.
-        kits = []
-        if settings_of(st)["medkit.self_window"] == "any_time":  # only then does a window offer a kit: skip the scan
-            kits = [k for k in (Interrupt(u.id, UseItem(u.id, "medkit")) for u in st.units.values()
-                                if u.side == st.deciding and st.unit_in_play(u.id)) if _legal(st, k)]
+        kits = [Interrupt(u, UseItem(u, "medkit")) for u in window_kits(read_ctx(st), st.deciding)]
         if kits and self.rng.random() < 0.3:
             return self.rng.choice(kits)
         units = [u.id for u in st.units.values() if u.side == st.deciding and (u.alert or u.id == win.extra_unit)
