@@ -20,7 +20,7 @@ from game.core.geometry.movement.positions import position_fact
 from game.core.geometry.zone import cohesion, leash_ok
 from game.core.rules.attack import situation
 from game.core.rules.context import read_ctx
-from game.core.rules.modifiers import cover_modifiers, pinned_target
+from game.core.rules.modifiers import AttackSituation, cover_modifiers, pinned_target
 from game.core.rules.queries import can_see, catalog_of
 from game.core.state import GameState, ModelState, SideKind
 from game.core.tolerance import EPS
@@ -134,12 +134,13 @@ def vis(state: GameState, unit: str, *, hostile_vs_hostile: bool = False) -> tup
     return tuple(e for e in enemies(state, unit, hostile_vs_hostile=hostile_vs_hostile) if seen_by(state, unit, e.id))
 
 
-def pen_parts(state: GameState, shooter: ModelState, target: ModelState) -> tuple[PenPart, ...]:
+def pen_parts(state: GameState, shooter: ModelState, target: ModelState,
+              s: AttackSituation | None = None) -> tuple[PenPart, ...]:
     """The CA modifiers of pen: obstructions (GEO-13), cover after elevation (GEO-12/GEO-14), Obscured and the Pinned
     target's -2, from the resolver's own functions (`attack.situation`, `modifiers.cover_modifiers` and
     `modifiers.pinned_target`, which `hit_tn` adds to a direct ranged attack)."""
     ctx = read_ctx(state)
-    s = situation(ctx, shooter, target, melee=False)
+    s = s if s is not None else situation(ctx, shooter, target, melee=False)
     mods = cover_modifiers(target, s, catalog=catalog_of(ctx), settings=ctx.settings)
     pinned = pinned_target(target, s, settings=ctx.settings, target_pinned=state.units[target.unit].pins > 0)
     return tuple(PenPart(m.label, m.value, m.rule) for m in [*mods, *([pinned] if pinned else [])] if m.value < 0)
@@ -150,7 +151,7 @@ def enemy_fact(state: GameState, unit: str, enemy: str) -> EnemyFact:
     e = state.models[enemy]
     near = nearest_model(state, unit, enemy)
     s = situation(read_ctx(state), near, e, melee=False)
-    parts = pen_parts(state, near, e)
+    parts = pen_parts(state, near, e, s)  # the same situation: traced once
     return EnemyFact(enemy, dist(state, unit, enemy), near.id, seen_by(state, unit, enemy), s.cover,
                      s.cover not in COVER_CLASSES, -sum(p.value for p in parts), parts)
 
