@@ -50,6 +50,12 @@ DEFAULT_ONLY: Mapping[str, str] = MappingProxyType({
 LABELS = tuple(NOT_PLAYED) + tuple(DEFAULT_ONLY)
 
 
+def feature_of(label: str) -> str:
+    """The words for what an `enforced_by` / `unbuilt_by` label waits for (NOT_PLAYED, DEFAULT_ONLY), else the
+    label itself."""
+    return NOT_PLAYED.get(label, DEFAULT_ONLY.get(label, label))
+
+
 class SettingsError(ValueError):
     """A malformed settings file or override: names the file or option, the key and the reason."""
 
@@ -116,11 +122,11 @@ class SettingSpec:
                 return (f"`{self.key}` is not switchable yet: {DEFAULT_ONLY[self.enforced_by]} plays only its "
                         f"default {shown(self.default)} and no rule reads this setting ({self.enforced_by}); "
                         f"leave it at {shown(self.default)}")
-            feature = NOT_PLAYED.get(self.enforced_by, self.enforced_by)
+            feature = feature_of(self.enforced_by)
             return (f"`{self.key}` belongs to {feature}, which this version does not play yet; "
                     f"leave it at its default {shown(self.default)}")
         if value in self.unbuilt:
-            feature = NOT_PLAYED.get(self.unbuilt_by, DEFAULT_ONLY.get(self.unbuilt_by, self.unbuilt_by))
+            feature = feature_of(self.unbuilt_by)
             return (f"`{self.key}`={shown(value)} belongs to {feature}, which this version does not play yet; "
                     f"use {shown(self.default)}")
         return ""

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from game.core.settings import DEFAULT_ONLY, NOT_PLAYED, SettingSpec, house_specs, shown
+from game.core.settings import DEFAULT_ONLY, NUMERIC, SettingSpec, feature_of, house_specs, shown
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "settings.md"
 
@@ -64,7 +64,7 @@ def _alternatives(spec: SettingSpec) -> str:
     """What else the key takes: the other bool, the other choices, a numeric range or a list's items."""
     if spec.type == "bool":
         return "—" if (not spec.default) in spec.unbuilt else _value(not spec.default)
-    if spec.type in ("int", "float", "int_or_null"):
+    if spec.type in NUMERIC:
         return "—" if spec.type != "int_or_null" and spec.min == spec.max is not None else spec.range_text()
     if spec.type == "list":
         return ("a list of " + ", ".join(_value(c) for c in spec.choices)) if spec.choices else "any list"
@@ -77,12 +77,12 @@ def _status(spec: SettingSpec) -> str:
     if spec.enforced:
         text = f"`{spec.enforced_by}`"
         if spec.unbuilt:
-            feature = NOT_PLAYED.get(spec.unbuilt_by, DEFAULT_ONLY.get(spec.unbuilt_by, spec.unbuilt_by))
+            feature = feature_of(spec.unbuilt_by)
             text += f"; {', '.join(_value(v) for v in spec.unbuilt)} not yet: {feature}"
         return text
     if spec.enforced_by in DEFAULT_ONLY:
         return f"not yet: default only ({spec.enforced_by})"
-    return f"not yet: {NOT_PLAYED.get(spec.enforced_by, spec.enforced_by)}"
+    return f"not yet: {feature_of(spec.enforced_by)}"
 
 
 def settings_table(specs: Iterable[SettingSpec]) -> list[str]:
