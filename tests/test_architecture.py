@@ -3,6 +3,7 @@ package faces that only re-export, every module importable on its own."""
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -63,8 +64,20 @@ def imported_names(node: ast.Import | ast.ImportFrom, mod: str, is_pkg: bool) ->
     return [prefix] + [f"{prefix}.{a.name}" for a in node.names]
 
 
+@functools.cache
 def source_modules() -> dict[str, Path]:
     return {module_name(p): p for p in sorted(GAME.rglob("*.py")) if "__pycache__" not in p.parts}
+
+
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """Each module's syntax tree, read and parsed once for the whole run."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def game_graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    return graph_of(source_modules())
 
 
 def graph_of(mods: dict[str, Path]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
@@ -72,7 +85,7 @@ def graph_of(mods: dict[str, Path]) -> tuple[dict[str, set[str]], dict[str, set[
     graph: dict[str, set[str]] = {}
     raw: dict[str, set[str]] = {}
     for m, p in mods.items():
-        tree = ast.parse(p.read_text(encoding="utf-8"))
+        tree = parsed(p)
         names: set[str] = set()
         for node in import_nodes(tree):
             names.update(imported_names(node, m, p.name == "__init__.py"))
@@ -145,13 +158,13 @@ def test_cycle_finder_sees_a_face_cycle() -> None:
 
 def test_no_import_cycles_in_game() -> None:
     """Every import counts, function-level ones too; only `if TYPE_CHECKING:` imports are exempt."""
-    graph, _ = graph_of(source_modules())
+    graph, _ = game_graph()
     found = cycles(graph)
     assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
 
 
 def test_core_imports_nothing_above_it() -> None:
-    _, raw = graph_of(source_modules())
+    _, raw = game_graph()
     bad = []
     for m, names in raw.items():
         if m != "game.core" and not m.startswith("game.core."):
@@ -163,7 +176,7 @@ def test_core_imports_nothing_above_it() -> None:
 
 
 def test_nothing_imports_the_client() -> None:
-    _, raw = graph_of(source_modules())
+    _, raw = game_graph()
     bad = [f"{m} imports {n}" for m, names in raw.items() if not m.startswith("game.client")
            for n in names if n == "game.client" or n.startswith("game.client.")]
     assert not bad, bad
@@ -173,7 +186,7 @@ def test_no_cross_module_private_imports() -> None:
     """`from game.X import _name` is a private name crossing a module boundary; tests may, game/ may not."""
     bad = []
     for p in source_modules().values():
-        for node in import_nodes(ast.parse(p.read_text(encoding="utf-8"))):
+        for node in import_nodes(parsed(p)):
             if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("game")):
                 for a in node.names:
                     if a.name.startswith("_") and not a.name.startswith("__"):
@@ -191,7 +204,7 @@ def test_modules_import_siblings_by_full_path_not_through_a_face() -> None:
         ancestors = {".".join(m.split(".")[:k]) for k in range(1, len(m.split(".")))}
         if is_pkg:
             ancestors.discard(m)
-        for node in import_nodes(ast.parse(p.read_text(encoding="utf-8"))):
+        for node in import_nodes(parsed(p)):
             if isinstance(node, ast.ImportFrom):
                 target = imported_names(node, m, is_pkg)[0]
                 if target in ancestors:
@@ -205,7 +218,7 @@ def test_faces_define_nothing_their_submodules_need() -> None:
     for m, p in source_modules().items():
         if p.name != "__init__.py":
             continue
-        tree = ast.parse(p.read_text(encoding="utf-8"))
+        tree = parsed(p)
         for node in tree.body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 if m == "game.core" and not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
