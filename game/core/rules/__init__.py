@@ -4,10 +4,10 @@ family, and every target number.
 Layering: imports the data model (game.core.*) and game.core.geometry, never game.core.odds or anything above the
 core. Inside: `apply` -> `phases` (each phase's decisions) -> `flow` (turns, activations, interrupt windows) ->
 `dispatch` (the explicit action table and the continuations) -> the families (`moves`, `basic`, `items`, `tasks`,
-`orders`, `fire`, `melee`, `blasts`, `deploy`) -> what they share (`attack`, `movepath`, `queries`, `delivery`,
-`template_effects`, `burn`, `modifiers`, `stats`, `wounds`, `outcome`, `context`). Families never import each
-other: a nested action (an Order's) re-enters dispatch through `Ctx.check_action` / `Ctx.resolve`. This face
-re-exports the entry points other packages use.
+`orders`, `fire`, `melee`, `blasts`, `scouting`, `deploy`) -> what they share (`attack`, `movepath`, `queries`,
+`delivery`, `template_effects`, `burn`, `locations`, `exposure`, `modifiers`, `stats`, `wounds`, `outcome`,
+`context`). Families never import each other: a nested action (an Order's) re-enters dispatch through
+`Ctx.check_action` / `Ctx.resolve`. This face re-exports the entry points other packages use.
 """
 from __future__ import annotations
 

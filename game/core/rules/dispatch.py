@@ -11,10 +11,10 @@ import game.core.rules.blasts as blasts
 import game.core.rules.burn as burn
 import game.core.rules.fire as fire
 import game.core.rules.items as items
-import game.core.rules.locations as locations
 import game.core.rules.melee as melee
 import game.core.rules.moves as moves
 import game.core.rules.orders as orders
+import game.core.rules.scouting as scouting
 import game.core.rules.tasks as tasks
 import game.core.rules.template_effects as template_effects
 from game.core.actions import (
@@ -72,8 +72,8 @@ TABLE: dict[type, tuple[Check, Do]] = {
     ThrowGrenade: (blasts.check_throw, blasts.do_throw),
     TemplateAttack: (blasts.check_template_attack, blasts.do_template_attack),
     FlameAttack: (blasts.check_flame, blasts.do_flame),
-    Inspect: (locations.check_inspect, locations.do_inspect),
-    BoltToss: (locations.check_bolt, locations.do_bolt),
+    Inspect: (scouting.check_inspect, scouting.do_inspect),
+    BoltToss: (scouting.check_bolt, scouting.do_bolt),
 }
 
 

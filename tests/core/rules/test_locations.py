@@ -12,7 +12,8 @@ from game.core.dice import ScriptedDice
 from game.core.geometry.zone import path_triggers
 from game.core.record import Record, RecordError, load_save, save_game
 from game.core.rules.apply import apply
-from game.core.rules.locations import HOSTILE_TABLE, bolt_tn, entries, inspect_shift, roll_choices
+from game.core.rules.locations import HOSTILE_TABLE, entries
+from game.core.rules.scouting import bolt_tn, inspect_shift, roll_choices
 from game.core.rules.setup import LocationSpec, new_game, scenario
 from game.core.state import GameState, LocationError, LocationState, SideKind
 from tests.enginekit import activate, game, profile
