@@ -21,7 +21,7 @@ from game.core.rules.delivery import (
     throw_distance,
     weapon_blast,
 )
-from game.core.rules.queries import aim_pending, enemy_contacts
+from game.core.rules.queries import aim_pending
 from game.core.rules.template_effects import apply_template_effects, spared_friends
 from game.core.rules.turnrolls import range_multiplier
 from game.core.settings import SettingsError
@@ -37,8 +37,6 @@ def _check_point(ctx: Ctx, m: ModelState, x: float, y: float, blast: Blast) -> D
 
     if not (math.isfinite(x) and math.isfinite(y)):
         raise IllegalAction(f"aim point ({x},{y}) is not a number", "GEO-1")
-    if enemy_contacts(ctx, m):
-        raise IllegalAction(f"{m.id} is Engaged in melee and may not throw or fire", "GAP-78")
     d, close, far = throw_distance(ctx, m, x, y, blast)
     if close or far:
         reach = blast.range_max * range_multiplier(ctx)
@@ -88,8 +86,6 @@ def check_flame(ctx: Ctx, a: FlameAttack, m: ModelState, context: str) -> int:
         raise IllegalAction(f"{w.name} has no flame template", "ARMORY-5.1.FLAME")
     if not math.isfinite(a.angle):
         raise IllegalAction("the flame's angle is not a number", "GEO-15")
-    if enemy_contacts(ctx, m):
-        raise IllegalAction(f"{m.id} is Engaged in melee and may not use the flame thrower", "GAP-78")
     check_ammo(ctx, m, w)
     return 1
 

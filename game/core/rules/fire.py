@@ -22,7 +22,7 @@ from game.core.rules.attack import (
 )
 from game.core.rules.context import record_crit
 from game.core.rules.modifiers import AttackNumbers, AttackSituation
-from game.core.rules.queries import aim_pending, can_see, contacts_of, enemy_contacts, in_contact, target_model
+from game.core.rules.queries import aim_pending, can_see, contacts_of, in_contact, target_model
 from game.core.state import ModelState
 
 if TYPE_CHECKING:
@@ -42,8 +42,6 @@ def check_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> in
     t = unit_target(ctx, m, t, w, p)
     if t.ooa:
         raise IllegalAction(f"{t.id} is Out of Action and cannot be shot", "GAP-93")
-    if enemy_contacts(ctx, m):
-        raise IllegalAction(f"{m.id} is Engaged in melee and may not shoot", "GAP-78")
     if in_contact(ctx, m, t):
         raise IllegalAction(f"{t.id} is in base contact: only melee is possible", "GEO-5")
     if not can_see(ctx, m, t):

@@ -384,3 +384,23 @@ def test_tv14_leader_in_los_adds_one_to_skill_check():
     activate(st, "boss")
     ev = apply(st, ComplexTask("boss", "ied"), ScriptedDice([5]))
     assert [e for e in ev if e.type == "roll"][0].data["tn"] == 4
+
+
+@pytest.mark.setting("melee.engaged_actions")
+@pytest.mark.parametrize("listed", [False, True])
+def test_gap78_setting_decides_shooting_while_engaged(listed: bool):
+    """GAP-78 (`melee.engaged_actions`): an Engaged model may shoot another enemy only when the list names
+    "ranged_attack"; the shared action check decides, no attack family adds its own refusal."""
+    from game.core.settings import Settings
+
+    allowed = list(Settings.defaults()["melee.engaged_actions"]) + (["ranged_attack"] if listed else [])
+    st = game([("a1", "a", profile(weapons=("assault_rifle", "knife")), (10, 10)), ("b1", "b", profile(), (11, 10)),
+               ("b2", "b", profile(), (20, 10))], settings={"melee.engaged_actions": allowed})
+    activate(st, "a1")
+    shot = RangedAttack("a1", "b2", "assault_rifle")
+    if listed:
+        validate(st, shot)
+    else:
+        with pytest.raises(IllegalAction) as ei:
+            validate(st, shot)
+        assert ei.value.rule == "GAP-78"
