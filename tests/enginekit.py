@@ -65,3 +65,24 @@ def activate(st: GameState, unit: str) -> list:
 
 def types(events) -> list[str]:
     return [e.type for e in events]
+
+
+def settle(st: GameState, *, result: int | None = None) -> list:
+    """Finish a spawn in progress (TURN-8): pick `result` (or the D6 as rolled) when an Inspect lets the player
+    choose, and let every spawned unit forgo its free move (StayPut); interrupt windows it opens are declined."""
+    from game.core.actions import ChooseHostileRoll, DeclineInterrupt, StayPut
+
+    ev: list = []
+    while st.spawning is not None or st.phase in (Phase.HOSTILE_ROLL, Phase.SPAWN_MOVE):
+        if st.phase is Phase.HOSTILE_ROLL:
+            sp = st.spawning
+            assert sp is not None
+            ev += apply(st, ChooseHostileRoll(st.deciding, result if result is not None else sp.roll))
+        elif st.phase is Phase.SPAWN_MOVE:
+            assert st.spawning is not None
+            ev += apply(st, StayPut(st.spawning.pending[0]))
+        elif st.phase is Phase.INTERRUPT:
+            ev += apply(st, DeclineInterrupt(st.deciding))
+        else:
+            break
+    return ev

@@ -110,6 +110,37 @@ class DeclineMedKit(Action):
     cost: ClassVar[int] = 0
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseHostileRoll(Action):
+    """The triggering player picks the Zone Hostiles result within its Inspect shift, after seeing the D6
+    (HOSTILE-8.3.ROLL, GAP-52 `inspect.after_roll`)."""
+
+    side: str
+    result: int
+    cost: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StayPut(Action):
+    """A spawned unit forgoes its free move (AI-S.SPAWN: melee types with no visible enemy stay)."""
+
+    unit: str
+    cost: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Reasoned(Action):
+    """A decision with the reason its agent took it (ZONE HOSTILE AI): `apply` resolves `action` and puts `reason`
+    ({rule, target, goal, text, numbers}) on the decision's first event, with `reason["rule"]` in its rules."""
+
+    action: Action
+    reason: Mapping[str, JSONValue]
+    cost: ClassVar[int] = 0
+
+    def to_json(self) -> JSONObject:
+        return {"type": "Reasoned", "action": self.action.to_json(), "reason": dict(self.reason)}
+
+
 # --- actions of CORE-3.3 -----------------------------------------------------------------------
 
 
@@ -364,7 +395,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     c.__name__: c
     for c in (Deploy, ChooseInitiative, Activate, EndActivation, Interrupt, DeclineInterrupt, DeclineMedKit,
               Move, Climb, Jump, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order, RangedAttack,
-              MeleeAttack, Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack, Inspect, BoltToss)
+              MeleeAttack, Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack, Inspect, BoltToss,
+              ChooseHostileRoll, StayPut, Reasoned)
 }
 
 
@@ -386,6 +418,10 @@ def action_from_json(data: object) -> Action:
         v = data[f.name]
         if f.name == "action":
             v = action_from_json(v)
+        elif f.name == "reason":
+            if not isinstance(v, dict) or not isinstance(v.get("rule"), str):
+                raise ValueError(f"action {data['type']}: field 'reason' must be an object with a 'rule' string, "
+                                 f"got {v!r}")
         elif f.name == "path":
             v = _path(v, data["type"])
         elif f.name == "paths":

@@ -73,11 +73,19 @@ def describe(e: Event) -> str:
     rules = ", ".join(e.rules)
     line = _LINES.get(e.type)
     if line is None:
-        parts = ", ".join(f"{k}={v}" for k, v in e.data.items())
-        return f"  {e.type}: {parts}  ({rules})"
+        parts = ", ".join(f"{k}={v}" for k, v in e.data.items() if k != "reason")
+        out = f"  {e.type}: {parts}  ({rules})"
+        reason = e.data.get("reason")
+        if isinstance(reason, Mapping) and reason.get("text"):
+            out += f"\n      why: {reason['text']}"
+        return out
     text = line(e.data)
     head, sep, rest = text.partition("\n")
-    return f"{head}  ({rules}){sep}{rest}"
+    out = f"{head}  ({rules}){sep}{rest}"
+    reason = e.data.get("reason", e.data.get("decision_reason"))
+    if isinstance(reason, Mapping) and reason.get("text"):
+        out += f"\n      why: {reason['text']}"  # the agent's reason (ZONE HOSTILE AI)
+    return out
 
 
 # --- one function per event type -------------------------------------------------------------------------
@@ -277,6 +285,23 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
     "bolt_toss": lambda d: (f"  {d['model']} tosses a bolt at {d['location']} {_pt(d['point'])}: "
                             + ("it lands in the Reaction Radius" if d["success"]
                                else "it falls short, nothing happens")),
+    "hostile_roll": lambda d: ("  " + str(d.get("note")) if d.get("roll") is None else
+                               f"  {d['side']} rolls the Zone Hostiles Table for {d['location']} (TL{d['tl']}): D6 "
+                               f"{d['roll']}" + (f", Inspect lets it pick {_names(d['choices'])}"
+                                                 if len(d.get("choices") or []) > 1 else "")),
+    "hostile_roll_chosen": lambda d: f"  {d['side']} picks {d['result']} (rolled {d['roll']}) for {d['location']}",
+    "hostiles_spawned": lambda d: (f"  {d['name']} appear at {d['location']}: {d['unit']} ({_n(len(d['models']), 'model')}"
+                                   f") at {_names(_pt(p) for p in d['positions'])}, {_n(d['actions'], 'action')} "
+                                   f"each activation" + (", an Anomaly is present" if d.get("anomaly") else "")),
+    "free_move": lambda d: f"  {d['unit']} " + ("makes its free move" if d["moved"] else "stays where it appeared"),
+    "force_joins": lambda d: (f"  {d['side']} joins the activation order" + (" this turn" if d["this_turn"]
+                                                                          else " from next turn")
+                              + f": {_names(d['order'])}"),
+    "target_locked": lambda d: (f"  {d['unit']} locks onto {d['target']} ({_fmt_num(d['distance'])}\", pen "
+                                f"{d['pen']}, {'in the open' if d['in_open'] else 'in cover'})"),
+    "target_lock_dropped": lambda d: f"  {d['unit']} drops its lock on {d['target']}: {d['why']}",
+    "melee_draw": lambda d: (f"  {d['unit']} is drawn by {d['target']}'s melee attack" if d["target"]
+                             else f"  {d['unit']} is no longer drawn by {d['previous']}"),
     "melee_round": lambda d: (f"  melee: {d['attacker']} scores {_n(d['attacker_hits'], 'hit')}, {d['defender']} "
                               f"({d['defender_weapon']}) scores {_n(d['defender_hits'], 'hit')}"),
 })

@@ -29,6 +29,8 @@ class Phase(enum.Enum):
     INTERRUPT = "interrupt"  # TURN-7: a side holding Alert may interrupt
     MEDKIT = "medkit"  # COMBAT-4.4.MEDKIT-SELF: a wounded model may dress the Wound at once
     PARRY = "parry"  # COMBAT-4.2.PARRY: the melee attacker chooses how many hits to parry
+    HOSTILE_ROLL = "hostile_roll"  # HOSTILE-8.3.ROLL / GAP-52: the triggering player picks the Inspect-shifted result
+    SPAWN_MOVE = "spawn_move"  # AI-S.SPAWN / HOSTILE-8.3.FREE-MOVE: a spawned unit makes its free move (or stays)
     MISSION_END = "mission_end"  # TURN-11
 
 
@@ -192,6 +194,9 @@ class LocationState:
     cleared: bool = False  # its hostiles are all Out of Action or Dead (GAP-53)
     searched: bool = False  # searched / looted: never triggers again (GEO-19)
     inspected: dict[str, int] = field(default_factory=dict)  # side id -> the turn of its Inspect (GAP-52)
+    hostile_roll: int | None = None  # the (shifted) Zone Hostiles Table result (HOSTILE-8.3.ROLL)
+    anomaly: bool = False  # an Anomaly is present (SALVAGE-8.4.ANOMALY-PRESENCE, GAP-54)
+    force: str | None = None  # the hostile force (side id) it spawned or had pre-placed (GAP-53)
 
 
 def check_location(loc: LocationState, table: tuple[float, float], *, where: str = "") -> None:
@@ -216,6 +221,58 @@ def check_location(loc: LocationState, table: tuple[float, float], *, where: str
     if not isinstance(loc.search_actions, int) or loc.search_actions < 1:
         raise LocationError(f"{at}{lid}: field 'search_actions' is {loc.search_actions!r}; allowed: a whole "
                             "number >= 1 (MISSION-8.2.CLEARING)")
+
+
+@dataclass(slots=True)
+class ForceState:
+    """A hostile force (HOSTILE-8.3.ACTIVATION): the location that produced it, its leash and its actions.
+
+    `centre` is the location point pL its models are bound to (AI-8.3.RULE1, GEO-20); None for a scenario force
+    without a location, which has no leash (AI-S.G3ZOMBIES)."""
+
+    side: str
+    hostile: str  # the catalog id of its models (HOSTILE-8.3.STATS)
+    location: str | None
+    centre: list[float] | None  # [x, y] of pL
+    leash: float | None  # inches (GEO-20: 12.0), None: no leash
+    actions: int  # actions per activation (HOSTILE-8.3.ACTIONS-TL, AI-C.3)
+    appeared: int  # the turn it appeared (0: pre-placed at setup)
+    roll: int | None = None  # its Zone Hostiles Table result (None: pre-placed)
+
+
+@dataclass(slots=True)
+class HostileMemory:
+    """What a hostile unit remembers (AI-D.02, AI-D.03), kept by `apply` from what happens, never by an agent.
+
+    `lock`: the locked target model; `last_known`: where the unit last saw it, or where it stood when the lock was
+    set ([] when no lock); `lock_ok`: at some check of the current activation the target was visible or inside the
+    territory; `unseen`: checks of the current activation at which it was neither; `attackers`: enemy models that
+    made a melee attack on the unit since its last activation, oldest first; `draw`: the melee attacker that drew it
+    (AI-D.03), kept while in base contact."""
+
+    unit: str
+    lock: str | None = None
+    last_known: list[float] = field(default_factory=list)
+    lock_ok: bool = False
+    unseen: int = 0
+    attackers: list[str] = field(default_factory=list)
+    draw: str | None = None
+
+
+@dataclass(slots=True)
+class SpawnState:
+    """A triggered location being resolved (TURN-8): its roll, then the free move of each new unit (AI-S.SPAWN).
+
+    `then` is what the interrupted flow does once every queued location is resolved: "after" (the rest of the
+    acting unit's after-action step, with its interrupt window), "after_nowindow", or "window" (back to the open
+    interrupt window whose held action triggered it)."""
+
+    location: str
+    then: str
+    roll: int = 0  # the D6 as rolled
+    choices: list[int] = field(default_factory=list)  # the results the triggering player may pick (GAP-52)
+    force: str | None = None
+    pending: list[str] = field(default_factory=list)  # units still to make their free move, in order
 
 
 @dataclass(slots=True)
@@ -290,6 +347,9 @@ class GameState:
     continuations: list[dict[str, Any]] = field(default_factory=list)  # resolution steps after a decision
     locations: dict[str, LocationState] = field(default_factory=dict)  # Hot Spots and the MO (MISSION-8.2)
     trigger_queue: list[str] = field(default_factory=list)  # triggered locations awaiting the hostile roll (TURN-8)
+    forces: dict[str, ForceState] = field(default_factory=dict)  # hostile forces by side id (HOSTILE-8.3.ACTIVATION)
+    ai: dict[str, HostileMemory] = field(default_factory=dict)  # hostile units' memory (AI-D.02, AI-D.03)
+    spawning: SpawnState | None = None  # a triggered location being resolved (TURN-8)
     environment: str = ""  # the Environmental Hazard of this Zone Run (SALVAGE-8.4.ENV), "" when not rolled
     battlefield: Battlefield = field(default_factory=Battlefield.open_table, repr=False, compare=False)
 
@@ -399,8 +459,9 @@ def _decode(tp: str, value: Any) -> object:
 
 # The dataclasses a field annotation names, by how the field holds them: one (or None), a list, a dict by id.
 _ONE: tuple[tuple[str, type[DataclassInstance]], ...] = (
-    ("ModelProfile", ModelProfile), ("ActivationState", ActivationState), ("InterruptWindow", InterruptWindow))
+    ("ModelProfile", ModelProfile), ("ActivationState", ActivationState), ("InterruptWindow", InterruptWindow),
+    ("SpawnState", SpawnState))
 _LISTS: tuple[tuple[str, type[DataclassInstance]], ...] = (("SideState", SideState), ("WoundDecision", WoundDecision))
 _BY_ID: tuple[tuple[str, type[DataclassInstance]], ...] = (
     ("UnitState", UnitState), ("ModelState", ModelState), ("TaskState", TaskState),
-    ("LocationState", LocationState))
+    ("LocationState", LocationState), ("ForceState", ForceState), ("HostileMemory", HostileMemory))

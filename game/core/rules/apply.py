@@ -2,7 +2,10 @@
 (TURN-1)."""
 from __future__ import annotations
 
-from game.core.actions import Action, DeclineInterrupt, Deploy, IllegalAction, Interrupt, Parry
+from dataclasses import replace
+
+import game.core.rules.memory as memory
+from game.core.actions import Action, DeclineInterrupt, Deploy, IllegalAction, Interrupt, Parry, Reasoned
 from game.core.dice import Dice
 from game.core.events import Event
 from game.core.rules.context import Ctx, NoDice
@@ -14,9 +17,11 @@ from game.core.rules.phases import (
     check_action,
     check_activate,
     check_decline,
+    check_hostile_roll,
     check_initiative,
     check_interrupt,
     check_medkit_decision,
+    check_spawn_move,
     expect,
 )
 from game.core.state import GameState, Phase
@@ -29,9 +34,22 @@ def apply(state: GameState, action: Action, dice: Dice | None = None) -> list[Ev
     """
     ctx = Ctx(state, dice if dice is not None else state.rng, state.battlefield, ACTIONS)
     handler = PHASE_HANDLERS.get(state.phase)
+    reason = None
+    if isinstance(action, Reasoned):
+        reason, action = dict(action.reason), action.action
+        if isinstance(action, Reasoned):
+            raise IllegalAction("a Reasoned decision wraps one decision, not another Reasoned", "TURN-1")
     if handler is None:
         raise IllegalAction(f"the mission is over; no {type(action).__name__} is possible", "TURN-11")
     handler(ctx, action)
+    if state.ai:
+        memory.sweep(ctx)  # AI-D.02 (i): locks on models no longer in play drop at once
+    if reason is not None and ctx.events:
+        first = ctx.events[0]
+        rule = str(reason.get("rule", ""))
+        rules = first.rules if rule in first.rules else first.rules + (rule,)
+        key = "decision_reason" if "reason" in first.data else "reason"
+        ctx.events[0] = replace(first, rules=rules, data={**first.data, key: reason})
     return ctx.events
 
 
@@ -42,6 +60,8 @@ def validate(state: GameState, action: Action) -> None:
     ctx = Ctx(state, NoDice(), state.battlefield, ACTIONS)
     st = state
     ph = st.phase
+    if isinstance(action, Reasoned):
+        action = action.action
     if ph is Phase.MISSION_END:
         raise IllegalAction("the mission is over", "TURN-11")
     if ph is Phase.DEPLOY:
@@ -62,6 +82,12 @@ def validate(state: GameState, action: Action) -> None:
         return
     if ph is Phase.MEDKIT:
         check_medkit_decision(ctx, action)
+        return
+    if ph is Phase.HOSTILE_ROLL:
+        check_hostile_roll(ctx, action)
+        return
+    if ph is Phase.SPAWN_MOVE:
+        check_spawn_move(ctx, action)
         return
     if ph is Phase.INTERRUPT:
         expect(action, Interrupt, DeclineInterrupt)

@@ -12,6 +12,7 @@ import game.core.rules.burn as burn
 import game.core.rules.fire as fire
 import game.core.rules.items as items
 import game.core.rules.melee as melee
+import game.core.rules.memory as memory
 import game.core.rules.moves as moves
 import game.core.rules.orders as orders
 import game.core.rules.scouting as scouting
@@ -142,6 +143,10 @@ def do(ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
     m = sole_model(ctx, actor)
     act = ctx.state.activation
     spent = TABLE[type(action)][1](ctx, action, m, context)
+    if isinstance(action, MeleeAttack) and ctx.state.ai:
+        t = ctx.state.models.get(action.target)
+        if t is not None:
+            memory.note_melee(ctx, t.unit, m.id)  # AI-D.03: the attack draws the hostile unit
     keeps = Order if context == "own" else Aim if context == "ordered" else None
     if act is not None and spent and keeps is not None and not isinstance(action, keeps):
         act.ordered_aim = None  # CORE-3.3.AIM/GAP-37: an ordered Aim is lost unless the next action is the attack

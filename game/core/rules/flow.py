@@ -2,6 +2,8 @@
 after a decision, the end of a turn and of the mission. What a decision in each phase does is in phases.py."""
 from __future__ import annotations
 
+import game.core.rules.memory as memory
+import game.core.rules.spawn as spawn
 from game.core.actions import IllegalAction, UseItem
 from game.core.rules.context import Ctx
 from game.core.rules.dispatch import check as check_unit_action
@@ -42,16 +44,22 @@ def begin_cycle(ctx: Ctx) -> None:
 
 
 def next_in_cycle(ctx: Ctx) -> None:
-    """Walk the order list; a side with no eligible unit is skipped (TURN-5, `hostiles.interleave`)."""
+    """Walk the order list; a side with no eligible unit is skipped (TURN-5). With `hostiles.interleave`=round_robin
+    (GAP-18) each hostile force is a seat after the crews in every round; with after_players the crews alternate
+    until none has an eligible unit, then the hostile forces take their turns round-robin."""
     st = ctx.state
     n = len(st.order)
-    for step in range(1, n + 1):
-        idx = (st.cycle + step) % n
-        if eligible_units(st, st.order[idx]):
-            st.cycle = idx
-            st.phase = Phase.ACTIVATE
-            st.deciding = st.order[idx]
-            return
+    later = ctx.settings["hostiles.interleave"] == "after_players"
+    passes = ([lambda s: s not in st.forces, lambda s: s in st.forces] if later else [lambda s: True])
+    for wanted in passes:
+        for step in range(1, n + 1):
+            idx = (st.cycle + step) % n
+            side = st.order[idx]
+            if wanted(side) and eligible_units(st, side):
+                st.cycle = idx
+                st.phase = Phase.ACTIVATE
+                st.deciding = side
+                return
     end_turn(ctx)
 
 
@@ -68,12 +76,38 @@ def after_action(ctx: Ctx, *, window: bool = True) -> None:
     act = st.activation
     if act is None:
         return
+    if memory.is_hostile_unit(ctx, act.unit):
+        memory.checkpoint(ctx, act.unit)  # AI-D.02: a check after each of the hostile unit's actions
+    if st.trigger_queue and st.spawning is None:
+        # TURN-8: the locations this action triggered spawn now, before its interrupt window
+        if spawn.begin(ctx, "after" if window else "after_nowindow") == "decide":
+            return
     if act.extra_left > 0:
         st.phase = Phase.ACTION
         st.deciding = st.units[act.unit].side
         return
     if not window or not open_window(ctx, act.unit, resume="after"):
         continue_activation(ctx)
+
+
+def finish_spawn(ctx: Ctx, result: str) -> None:
+    """After `spawn` answered "done:<then>": finish what the trigger interrupted (TURN-8): the acting unit's
+    after-action step (with or without its window) or the interrupt window whose held action triggered it."""
+    if result == "decide":
+        return
+    then = result.split(":", 1)[1]
+    if then == "window":
+        refresh_window(ctx)
+    else:
+        after_action(ctx, window=then == "after")
+
+
+def spawn_after_free_move(ctx: Ctx, unit: str) -> None:
+    """TURN-7: a window after a spawned unit's free move (not inside another window: a held action opens none);
+    then the next free move, location, or the flow the trigger interrupted."""
+    if ctx.state.interrupt is None and open_window(ctx, unit, resume="spawn"):
+        return
+    finish_spawn(ctx, spawn.advance(ctx))
 
 
 def continue_activation(ctx: Ctx) -> None:
@@ -107,6 +141,7 @@ def end_activation(ctx: Ctx) -> None:
     for task in st.tasks.values():
         task.tried = []  # CORE-3.4.CHECK `task.retry`: one attempt per activation, whoever's activation it was
     lost = remaining(act) + (act.bonus if act.stage == "normal" else 0)
+    memory.end_activation(ctx, act.unit)  # AI-D.02 (ii), AI-D.03
     ctx.emit("activation_end", ("TURN-6",), unit=act.unit, unused_actions=lost)
     st.activation = None
     if check_early_end(ctx):
@@ -206,6 +241,9 @@ def close_window_side(ctx: Ctx) -> None:
 
 def resume_after_window(ctx: Ctx, resume: str) -> None:
     st = ctx.state
+    if resume == "spawn":
+        finish_spawn(ctx, spawn.advance(ctx))
+        return
     act = st.activation
     if act is None:
         next_in_cycle(ctx)

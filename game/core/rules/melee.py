@@ -11,7 +11,14 @@ from game.core.geometry.distance import base_distance
 from game.core.rules.attack import lead_model, model_profile, numbers, pooled_fp, situation, take_hits
 from game.core.rules.context import record_crit
 from game.core.rules.modifiers import AttackNumbers, AttackSituation
-from game.core.rules.movepath import allowance_of, judge_path, place_along, refuse_illegal, withdraw_hustle
+from game.core.rules.movepath import (
+    allowance_of,
+    judge_path,
+    place_along,
+    refuse_illegal,
+    refuse_leash,
+    withdraw_hustle,
+)
 from game.core.rules.queries import aim_pending, catalog_of, contact_tol, enemy_contacts, in_contact, target_model
 from game.core.rules.stats import Allowance
 from game.core.rules.wounds import inflict_wounds
@@ -248,6 +255,7 @@ def check_withdraw(ctx: Ctx, act: Withdraw, m: ModelState, context: str) -> int:
     allowance = _withdraw_allowance(ctx, m, withdraw_hustle(ctx, m, context))
     verdict = judge_path(ctx, m, act.path, allowance.inches)
     refuse_illegal(m, verdict, allowance)
+    refuse_leash(ctx, m, verdict.points)
     end = m.base().__class__(m.id, verdict.points[-1][0], verdict.points[-1][1], verdict.end_z, m.radius,
                              m.profile.height, m.side)
     for o in ctx.state.models.values():

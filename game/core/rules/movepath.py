@@ -9,7 +9,7 @@ from game.core.actions import Action, Climb, IllegalAction, Move, Withdraw
 from game.core.battlefield import Base
 from game.core.geometry.movement.cost import PathFact, path_cost
 from game.core.geometry.movement.positions import position_fact
-from game.core.geometry.zone import path_triggers
+from game.core.geometry.zone import leash_ok, path_triggers
 from game.core.rules.locations import player_model, trigger_along
 from game.core.rules.queries import in_task_contact
 from game.core.rules.stats import Allowance, move_allowance
@@ -105,6 +105,20 @@ def refuse_illegal(m: ModelState, v: PathFact, allowance: Allowance | None) -> N
         return
     extra = f" ({allowance.text()})" if allowance is not None and "allowance" in v.reason else ""
     raise IllegalAction(f"{m.id}: {v.reason}{extra}", v.rule or "GEO-8")
+
+
+def refuse_leash(ctx: Ctx, m: ModelState, points: Sequence[Sequence[float]]) -> None:
+    """AI-8.3.RULE1 / GEO-20 (`leash.measure`=centre): a hostile model's centre stays within its force's leash
+    (12.0") of the location point pL along its whole path and at the end; a force without a location has none."""
+    force = ctx.state.forces.get(m.side)
+    if force is None or force.centre is None or force.leash is None:
+        return
+    fact = leash_ok([(m.x, m.y)] + [(float(p[0]), float(p[1])) for p in points], (force.centre[0], force.centre[1]),
+                    limit=force.leash, settings=ctx.settings)
+    if not fact.ok:
+        raise IllegalAction(f"{m.id} would go {fact.max_distance:.2f}\" from its location {force.location} at "
+                            f"({fact.worst_point[0]:.2f},{fact.worst_point[1]:.2f}); a hostile never goes more than "
+                            f"{force.leash:g}\" from it", "AI-8.3.RULE1")
 
 
 def emit_triggers(ctx: Ctx, m: ModelState, path: list[tuple[float, float]]) -> None:

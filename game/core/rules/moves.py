@@ -22,6 +22,7 @@ from game.core.rules.movepath import (
     judge_path,
     place_along,
     refuse_illegal,
+    refuse_leash,
     slow_scars,
     task_leave_check,
 )
@@ -180,6 +181,7 @@ def move_legs(ctx: Ctx, a: Move, context: str) -> tuple[list[Leg], CohesionFact 
         allowance = allowance_of(ctx, m, context)
         v = judge_path(ctx, m, path, allowance.inches, exclude=mates - {m.id})
         refuse_illegal(m, v, allowance)
+        refuse_leash(ctx, m, v.points)
         legs.append(Leg(m, v, allowance.inches, allowance.text()))
     facts = unit_ends(ctx, a.unit, [(leg.model, _end(leg.verdict)) for leg in legs], "Move")
     return legs, facts[0] if facts else None
@@ -237,6 +239,7 @@ def climb_legs(ctx: Ctx, a: Climb, context: str) -> tuple[list[Leg], CohesionFac
             raise IllegalAction(f"{m.id}: {v.reason} ({text}; a climb must be completed within the Move actions "
                                 f"committed to it)" if "allowance" in v.reason else f"{m.id}: {v.reason}",
                                 rule or "GEO-24")
+        refuse_leash(ctx, m, v.points)
         legs.append(Leg(m, v, total, text))
     if not any(leg.verdict.climbs for leg in legs if leg.verdict is not None):
         raise IllegalAction("this path climbs nothing: use Move" if len(legs) == 1 else
@@ -340,6 +343,7 @@ def _check_one_jump(ctx: Ctx, unit: str, m: ModelState, to: Sequence[float], con
                 segment_point_distance((m.x, m.y), land[:2], (e.x, e.y)) < m.radius + e.radius - EPS:
             raise IllegalAction(f"the jump passes through enemy {e.id}", "GEO-8")
     check_position(ctx, m, land[0], land[1], land[2], rule="GEO-7", exclude=exclude)
+    refuse_leash(ctx, m, [land])
     return JumpLeg(m, gap, land, there.name)
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import game.core.rules.dispatch as dispatch
+import game.core.rules.memory as memory
+import game.core.rules.spawn as spawn
 from game.core.actions import (
     Action,
     Activate,
+    ChooseHostileRoll,
     ChooseInitiative,
     DeclineInterrupt,
     DeclineMedKit,
@@ -15,7 +18,9 @@ from game.core.actions import (
     EndActivation,
     IllegalAction,
     Interrupt,
+    Move,
     Parry,
+    StayPut,
     UseItem,
 )
 from game.core.rules.context import Ctx
@@ -26,10 +31,12 @@ from game.core.rules.flow import (
     check_early_end,
     close_window_side,
     end_activation,
+    finish_spawn,
     open_window,
     refresh_window,
     remaining,
     resume,
+    spawn_after_free_move,
     start_turn,
     window_kits,
 )
@@ -124,6 +131,7 @@ def _on_activate(ctx: Ctx, action: Action) -> None:
     unit.bonus_banked = 0
     ctx.emit("activation_start", ("TURN-6", "INTRO-1.2.ACTIVATION"), unit=unit.id, side=side, budget=budget,
              hangover=unit.ej_hangover, banked_bonus=banked)
+    memory.checkpoint(ctx, unit.id)  # AI-D.02: a hostile unit's check at the start of its activation
     st.phase = Phase.ACTION
     st.deciding = side
     open_window(ctx, unit.id, resume="action")
@@ -267,6 +275,11 @@ def _on_interrupt(ctx: Ctx, action: Action) -> None:
         return
     if check_early_end(ctx):
         return
+    if memory.is_hostile_unit(ctx, action.unit):
+        memory.checkpoint(ctx, action.unit)
+    if st.trigger_queue and st.spawning is None:
+        finish_spawn(ctx, spawn.begin(ctx, "window"))  # TURN-8: a held move that triggered a location
+        return
     refresh_window(ctx)
 
 
@@ -328,6 +341,33 @@ def _on_parry(ctx: Ctx, action: Action) -> None:
 
 
 
+def check_hostile_roll(ctx: Ctx, action: Action) -> None:
+    """HOSTILE-8.3.ROLL / GAP-52: the triggering player picks a result the Inspect shift allows."""
+    expect(action, ChooseHostileRoll)
+    assert isinstance(action, ChooseHostileRoll)
+    spawn.check_roll_choice(ctx, action.side, action.result)
+
+
+def _on_hostile_roll(ctx: Ctx, action: Action) -> None:
+    check_hostile_roll(ctx, action)
+    assert isinstance(action, ChooseHostileRoll)
+    finish_spawn(ctx, spawn.choose_roll(ctx, action.side, action.result))
+
+
+def check_spawn_move(ctx: Ctx, action: Action) -> None:
+    """HOSTILE-8.3.FREE-MOVE / AI-S.SPAWN: the pending unit's free Move, or StayPut."""
+    expect(action, Move, StayPut)
+    assert isinstance(action, (Move, StayPut))
+    spawn.check_free_move(ctx, action)
+
+
+def _on_spawn_move(ctx: Ctx, action: Action) -> None:
+    check_spawn_move(ctx, action)
+    assert isinstance(action, (Move, StayPut))
+    unit = spawn.do_free_move(ctx, action)
+    spawn_after_free_move(ctx, unit)
+
+
 PHASE_HANDLERS: dict[Phase, Callable[[Ctx, Action], None]] = {
     Phase.DEPLOY: _on_deploy,
     Phase.INITIATIVE: _on_initiative,
@@ -336,4 +376,6 @@ PHASE_HANDLERS: dict[Phase, Callable[[Ctx, Action], None]] = {
     Phase.INTERRUPT: _on_interrupt,
     Phase.MEDKIT: _on_medkit,
     Phase.PARRY: _on_parry,
+    Phase.HOSTILE_ROLL: _on_hostile_roll,
+    Phase.SPAWN_MOVE: _on_spawn_move,
 }

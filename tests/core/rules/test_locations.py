@@ -16,7 +16,9 @@ from game.core.rules.locations import HOSTILE_TABLE, entries
 from game.core.rules.scouting import bolt_tn, inspect_shift, roll_choices
 from game.core.rules.setup import LocationSpec, new_game, scenario
 from game.core.state import GameState, LocationError, LocationState, SideKind
-from tests.enginekit import activate, game, profile
+from tests.enginekit import activate, game, profile, settle
+
+SPAWN = [3, 4, 0.0]  # the spawn's dice: D6 3 (TL1: Feral Dogs, one pack), its deviation D10 4 and angle 0
 
 
 def spot(lid: str, x: float, y: float, *, tl: int = 1, kind: str = "hotspot") -> LocationState:
@@ -55,7 +57,7 @@ def test_tv40_pass_at_3_4_triggers_and_at_3_6_does_not() -> None:
     assert e.rules[0] == "GEO-19" and "MISSION-8.2.TRIGGER" in e.rules
     loc = st.locations["hs"]
     assert loc.triggered and loc.triggered_by == "a1" and loc.triggered_side == "a" and loc.triggered_turn == 1
-    assert st.trigger_queue == ["hs"]  # awaiting its Zone Hostiles roll (HOSTILE-8.3.ROLL, TURN-8)
+    assert loc.force == "zone-hs" and st.trigger_queue == []  # its Zone Hostiles appeared (HOSTILE-8.3.ROLL, TURN-8)
 
     st = crew_game((10.0, 18.6), spot("hs", 15.0, 15.0))
     assert not triggered(apply(st, Move("a1", ((20.0, 18.6),))))
@@ -73,8 +75,9 @@ def test_a_location_triggers_once() -> None:
     """MISSION-8.2.TRIGGER (`trigger.once`=true, GEO-19): an already triggered location is ignored."""
     st = crew_game((5.0, 15.0), spot("hs", 15.0, 15.0))
     assert len(triggered(apply(st, Move("a1", ((12.0, 15.0),))))) == 1
-    assert not triggered(apply(st, Move("a1", ((20.0, 15.0),))))
-    assert st.trigger_queue == ["hs"]
+    settle(st)
+    assert not triggered(apply(st, Move("a1", ((5.0, 15.0), (5.0, 20.0)))))
+    assert [s.id for s in st.sides if s.kind is SideKind.HOSTILE] == ["zone-hs"]
 
 
 @pytest.mark.setting("trigger.once")
@@ -82,8 +85,11 @@ def test_trigger_once_false_lets_a_location_trigger_again() -> None:
     """`trigger.once`=false: each action whose path enters the radius triggers the location again."""
     st = crew_game((5.0, 15.0), spot("hs", 15.0, 15.0), settings={"trigger.once": False})
     assert len(triggered(apply(st, Move("a1", ((12.0, 15.0),))))) == 1
-    (e,) = triggered(apply(st, Move("a1", ((20.0, 15.0),))))
-    assert e.data["again"] is True and st.trigger_queue == ["hs", "hs"]
+    settle(st)
+    (e,) = triggered(apply(st, Move("a1", ((5.0, 15.0), (5.0, 20.0)))))
+    settle(st)
+    assert e.data["again"] is True
+    assert [s.id for s in st.sides if s.kind is SideKind.HOSTILE] == ["zone-hs", "zone-hs-2"]
 
 
 def test_a_searched_location_never_triggers() -> None:
@@ -102,7 +108,9 @@ def test_several_locations_of_one_action_in_the_order_entered() -> None:
     ev = triggered(apply(st, Move("a1", ((28.0, 15.0),))))
     assert [e.data["location"] for e in ev] == ["near", "far"]
     assert ev[0].data["entered_at"] == pytest.approx(4.5) and ev[1].data["entered_at"] == pytest.approx(14.5)
-    assert st.trigger_queue == ["near", "far"]
+    assert st.spawning.location == "near" and st.trigger_queue == ["far"]  # resolved in the order entered
+    settle(st)
+    assert [s for s in st.order if s.startswith("zone-")] == ["zone-near", "zone-far"]
     # a bent path: the first waypoint passes the second-listed location first
     locs = {"a": spot("a", 30.0, 5.0), "b": spot("b", 5.0, 30.0)}
     order = [e.location for e in entries([(5.0, 5.0), (5.0, 33.0), (33.0, 5.0)], 0.5, locs)]
@@ -327,13 +335,16 @@ def bolt_game(pos: tuple[float, float] = (5.0, 15.0), *, settings: dict | None =
 def test_a_bolt_that_lands_triggers_the_location_for_the_thrower() -> None:
     """GAP-51: 1 die vs CA -1 (point in LOS); a success triggers the location; the thrower's player rolls."""
     st = bolt_game()
-    ev = apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([4]))
+    ev = apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([4, *SPAWN]))
     (roll,) = [e for e in ev if e.type == "roll"]
     assert roll.data["tn"] == 4 and roll.data["successes"] == 1
     (bolt,) = [e for e in ev if e.type == "bolt_toss"]
     assert bolt.data["success"] and bolt.data["indirect"] == "in_los"
     (trig,) = triggered(ev)
-    assert trig.data["how"] == "bolt" and trig.data["side"] == "a" and st.trigger_queue == ["hs"]
+    assert trig.data["how"] == "bolt" and trig.data["side"] == "a"
+    (hr,) = [e for e in ev if e.type == "hostile_roll"]
+    assert hr.data["side"] == "a" and hr.data["roll"] == 3
+    settle(st)
     assert st.locations["hs"].triggered_side == "a" and st.activation.spent == 1
     with pytest.raises(IllegalAction) as ei:  # trigger.once: nothing left to trigger
         apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([4]))
@@ -374,13 +385,13 @@ def test_actions_round_trip_through_json() -> None:
 @pytest.mark.setting("bolt.range")
 def test_bolt_range_setting() -> None:
     st = bolt_game((1.0, 15.0), settings={"bolt.range": 24.0})
-    assert triggered(apply(st, BoltToss("a1", "hs", 19.9, 15.0), ScriptedDice([1])))
+    assert triggered(apply(st, BoltToss("a1", "hs", 19.9, 15.0), ScriptedDice([1, *SPAWN])))
 
 
 @pytest.mark.setting("bolt.target_radius")
 def test_bolt_target_radius_setting() -> None:
     st = bolt_game(settings={"bolt.target_radius": 4.0})
-    (trig,) = triggered(apply(st, BoltToss("a1", "hs", 16.5, 15.0), ScriptedDice([2])))
+    (trig,) = triggered(apply(st, BoltToss("a1", "hs", 16.5, 15.0), ScriptedDice([2, *SPAWN])))
     assert trig.data["limit"] == 4.0
 
 
@@ -388,7 +399,7 @@ def test_bolt_target_radius_setting() -> None:
 def test_bolt_dice_setting() -> None:
     """`bolt.dice`=2: two dice against the TN, one success is enough."""
     st = bolt_game(settings={"bolt.dice": 2})
-    ev = apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([9, 3]))
+    ev = apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([9, 3, *SPAWN]))
     assert triggered(ev) and [e.data["dice"] for e in ev if e.type == "roll"] == [[9, 3]]
 
 
@@ -396,7 +407,7 @@ def test_bolt_dice_setting() -> None:
 def test_bolt_modifier_settings() -> None:
     """GAP-51: -1 with the point in LOS, -3 without; each a setting."""
     st = bolt_game(settings={"bolt.in_los_mod": 0})
-    assert triggered(apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([5])))  # TN 5 now
+    assert triggered(apply(st, BoltToss("a1", "hs", 18.0, 15.0), ScriptedDice([5, *SPAWN])))  # TN 5 now
     st = bolt_game()
     m = st.models["a1"]
     assert bolt_tn(ctx_of(st), m, "no_los").value == 2
