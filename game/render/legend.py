@@ -6,7 +6,8 @@ drawn on it; each entry is a swatch drawn the way the picture draws the thing, a
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import math
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,10 @@ class Swatch(enum.Enum):
     LINE = "line"  # a line (rays, paths, stairs)
     RING = "ring"  # a circle outline (reaction radius, base rings)
     DIAMOND = "diamond"  # a point anchor
+    TRIANGLE = "triangle"  # a Hot Spot (--locations)
+    STAR = "star"  # the Mission Objective (--locations)
+    DASHED_RING = "dashed_ring"  # a Reaction Radius (--locations)
+    DOTTED_RING = "dotted_ring"  # a hostile leash (--locations --leash)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +49,11 @@ class Entry:
     swatch: Swatch = Swatch.FILL
 
 
-def map_entries(bf: Battlefield, pal: Palette) -> list[Entry]:
-    """The entries for what the map holds, in the order the eye meets them: ground, pieces, edges, markers."""
+def map_entries(bf: Battlefield, pal: Palette, *, locations: Collection[str] | None = None) -> list[Entry]:
+    """The entries for what the map holds, in the order the eye meets them: ground, pieces, edges, markers.
+
+    `locations`: the anchors a locations overlay draws (their entries come from that overlay); the map's other
+    hot spot anchors are then plain markers without a ring."""
     out = [Entry("open ground", pal.mat)]
     pieces = bf.pieces
     seen: set[str] = set()
@@ -78,9 +86,10 @@ def map_entries(bf: Battlefield, pal: Palette) -> list[Entry]:
         out.append(Entry("stairs / ladder: from>to height", pal.stairs, Swatch.LINE))
     if bf.zones:
         out.append(Entry("deployment zone", pal.zone, Swatch.DASHED))
-    tags = {f"{a.kind} {a.name}".lower() for a in bf.anchors}
+    tags = {f"{a.kind} {a.name}".lower() for a in bf.anchors if locations is None or a.name not in locations}
     if any("hotspot" in t or "hot-spot" in t for t in tags):
-        out.append(Entry("hot spot, 3\" reaction radius", pal.hazard, Swatch.RING))
+        out.append(Entry("hot spot, 3\" reaction radius", pal.hazard, Swatch.RING) if locations is None
+                   else Entry("hot spot anchor not in play", pal.hazard, Swatch.DIAMOND))
     if any("anomaly" in t for t in tags):
         out.append(Entry("anomaly", pal.anomaly, Swatch.DIAMOND))
     if any(not ("hotspot" in t or "hot-spot" in t or "anomaly" in t) for t in tags):
@@ -125,11 +134,38 @@ def _swatch(surface: pygame.Surface, e: Entry, x: float, y: float) -> None:
         pygame.draw.line(surface, e.colour, (rect.x, rect.centery), (rect.right, rect.centery), 3)
     elif e.swatch is Swatch.RING:
         pygame.draw.circle(surface, e.colour, rect.center, h / 2, 2)
+    elif e.swatch in (Swatch.DASHED_RING, Swatch.DOTTED_RING):
+        _broken_ring(surface, e, rect.center, h / 2)
+    elif e.swatch is Swatch.TRIANGLE:
+        c, r = rect.center, h / 2
+        pts = [(c[0], c[1] - r), (c[0] + r, c[1] + r * 0.7), (c[0] - r, c[1] + r * 0.7)]
+        pygame.draw.polygon(surface, e.colour, pts)
+        pygame.draw.polygon(surface, darker(e.colour, 0.8), pts, 1)
+    elif e.swatch is Swatch.STAR:
+        c, r = rect.center, h / 2 + 1
+        pts = [(c[0] + (r if k % 2 == 0 else r * 0.45) * math.cos(-math.pi / 2 + k * math.pi / 5),
+                c[1] + (r if k % 2 == 0 else r * 0.45) * math.sin(-math.pi / 2 + k * math.pi / 5)) for k in range(10)]
+        pygame.draw.polygon(surface, e.colour, pts)
+        pygame.draw.polygon(surface, darker(e.colour, 0.8), pts, 1)
     else:
         c = rect.center
         r = h / 2
         pygame.draw.polygon(surface, e.colour, [(c[0], c[1] - r), (c[0] + r, c[1]), (c[0], c[1] + r),
                                                 (c[0] - r, c[1])])
+
+
+def _broken_ring(surface: pygame.Surface, e: Entry, c: tuple[int, int], r: float) -> None:
+    """A dashed (Reaction Radius) or dotted (leash) circle, as the locations overlay draws them."""
+    import pygame
+
+    n = 8 if e.swatch is Swatch.DASHED_RING else 12
+    for k in range(n):
+        a = 2 * math.pi * k / n
+        if e.swatch is Swatch.DASHED_RING:
+            box = pygame.Rect(round(c[0] - r), round(c[1] - r), round(2 * r), round(2 * r))
+            pygame.draw.arc(surface, e.colour, box, a, a + math.pi / n, 2)
+        else:
+            pygame.draw.circle(surface, e.colour, (c[0] + r * math.cos(a), c[1] + r * math.sin(a)), 1)
 
 
 def draw_legend(pt: Painter, entries: Sequence[Entry], top: float) -> None:

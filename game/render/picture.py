@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 
-from game.core.battlefield import Anchor, Area, Battlefield, ConnectorKind, Movement, TerrainPiece
-from game.render.labels import Taken
+from game.core.battlefield import Anchor, Area, Battlefield, ConnectorKind, Movement, Point2, TerrainPiece
+from game.render.labels import Rect, Taken, overlaps
 from game.render.legend import Entry, draw_legend, layout, map_entries
 from game.render.painter import Painter
 from game.render.plan import PlanLayer, plan_order
@@ -23,6 +23,8 @@ from game.render.style import PALETTE, Colour, Overlay, Palette, darker, piece_f
 
 if TYPE_CHECKING:
     import pygame
+
+    from game.render.overlays_locations import LocationMark
 
 REACTION_RADIUS_IN = 3.0  # MISSION-8.2.TRIGGER: drawn around hot spots
 MIN_PPI, MAX_PPI = 4.0, 100.0  # below 4 px per inch a base is smaller than its ring; above 100 pictures get huge
@@ -125,8 +127,9 @@ def _draw_pieces(pt: Painter, polys: Sequence[Any]) -> None:
             _draw_piece(pt, p, polys[i])
 
 
-def _draw_height_labels(pt: Painter, polys: Sequence[Any]) -> None:
-    """One label per building (name and top height) and a height label on every larger loose piece."""
+def _draw_height_labels(pt: Painter, polys: Sequence[Any], markers: Sequence[Rect] = ()) -> None:
+    """One label per building (name and top height) and a height label on every larger loose piece. A building
+    label that would sit on a location's marker (`markers`, pixels) goes just under it."""
     buildings: dict[str, list[int]] = {}
     for i, p in enumerate(pt.bf.pieces):
         if p.building:
@@ -138,7 +141,23 @@ def _draw_height_labels(pt: Painter, polys: Sequence[Any]) -> None:
         union = shapely.union_all([polys[i] for i in idx])
         top = max(pt.bf.pieces[i].top_z for i in idx)
         minx, miny, maxx, maxy = union.bounds
-        pt.text(f'{name} {top:g}"', pt.to_px(((minx + maxx) / 2, (miny + maxy) / 2)), font=pt.label)
+        text = f'{name} {top:g}"'
+        pt.text(text, _off_markers(pt, text, pt.to_px(((minx + maxx) / 2, (miny + maxy) / 2)), markers),
+                font=pt.label)
+
+
+def _off_markers(pt: Painter, text: str, at: tuple[float, float], markers: Sequence[Rect]) -> tuple[float, float]:
+    """Where a building label goes: `at`, or when that covers a location's marker, the first free line under it."""
+    w, h = pt.label.size(text)
+
+    def box(y: float) -> Rect:
+        return (at[0] - w / 2 - 2, y - h / 2, w + 4, h)
+
+    hit = next((m for m in markers if overlaps(box(at[1]), m)), None)
+    if hit is None:
+        return at
+    below = [hit[1] + hit[3] + h / 2 + 1 + k * (h + 1) for k in range(4)]
+    return (at[0], next((y for y in below if pt.taken.clear_of(box(y), soft_too=True)), below[0]))
 
 
 def _draw_connectors(pt: Painter) -> None:
@@ -170,9 +189,28 @@ def _anchor_colour(a: Anchor, pal: Palette) -> Colour:
     return pal.marker
 
 
-def _draw_anchors(pt: Painter) -> None:
+def _keep_clear(pt: Painter, locations: Sequence[tuple[str, Point2]]) -> list[Rect]:
+    """The pixel squares of the locations overlay's markers, kept clear of the map's labels."""
+    from game.render.overlays_locations import marker_radius_px
+
+    r = marker_radius_px(pt.ppi) + 1
+    out = []
+    for _, p in locations:
+        x, y = pt.to_px(p)
+        out.append((x - r, y - r, 2 * r, 2 * r))
+        pt.taken.add(out[-1], soft=True)
+    return out
+
+
+def _draw_anchors(pt: Painter, locations: Sequence[tuple[str, Point2]] | None = None) -> None:
+    """Every anchor with its name; a hot spot anchor with its 3" ring. With `locations` (the id and point of each
+    location the locations overlay draws, `--locations`), the anchors of those names are left out and no anchor
+    gets a ring: the overlay's rings are the Reaction Radii of the locations in play."""
     pg = pt.pg
+    drawn = {name for name, _ in locations or ()}
     for a in pt.bf.anchors:
+        if a.name in drawn:
+            continue
         colour = _anchor_colour(a, pt.pal)
         centre = pt.to_px(a.point)
         if a.footprint:
@@ -184,7 +222,7 @@ def _draw_anchors(pt: Painter) -> None:
             pg.draw.polygon(pt.surface, colour, diamond)
             pg.draw.polygon(pt.surface, pt.pal.dark_ink, diamond, 1)
             pt.taken.add((centre[0] - r, centre[1] - r, 2 * r, 2 * r), soft=True)
-        if colour == pt.pal.hazard:
+        if colour == pt.pal.hazard and locations is None:
             pg.draw.circle(pt.surface, colour, centre, REACTION_RADIUS_IN * pt.ppi, 2)
         pt.text(a.name, (centre[0], centre[1] + pt.ppi * 0.35), colour=colour, anchor="midtop",
                 optional=bool(a.footprint))  # an area anchor's name may give way; a point's may not
@@ -192,12 +230,15 @@ def _draw_anchors(pt: Painter) -> None:
 
 def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: Iterable[Overlay] = (),
                        palette: Palette = PALETTE, art: str | Path | None = None,
-                       legend: Sequence[Entry] | None = None, taken: Taken | None = None) -> pygame.Surface:
+                       legend: Sequence[Entry] | None = None, taken: Taken | None = None,
+                       locations: Sequence[tuple[str, Point2]] | None = None) -> pygame.Surface:
     """Draw the table from its object geometry, then each overlay as `overlay(surface, to_px)`.
 
     `art`: a sprites/ directory; the mat and the pieces are then textured by class (game/render/art.py).
     `legend`: entries of a key drawn in a strip under the table (game/render/legend.py; the map's own entries
     come first). `taken`: where the map's labels go, so overlay labels placed later can avoid them.
+    `locations`: (id, point) of each location a locations overlay draws itself (game/render/overlays_locations.py);
+    the map then draws neither the anchors of those names nor any hot spot ring, and keeps its labels off them.
 
     Pieces are filled by cover class and movement, shaded and shadowed by height, labelled by height;
     zones, connectors and anchors are named. `to_px((x, y))` maps inches (GEO-1) to pixels.
@@ -207,7 +248,8 @@ def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: 
     if not pygame.font.get_init():
         pygame.font.init()
     margin = max(24.0, px_per_inch * 1.5)
-    entries = [*map_entries(bf, palette), *legend] if legend is not None else []
+    in_play = None if locations is None else {name for name, _ in locations}
+    entries = [*map_entries(bf, palette, locations=in_play), *legend] if legend is not None else []
     key_h = layout(entries, max(bf.width * px_per_inch, 120.0))[1] if entries else 0.0
     pt = Painter(bf, px_per_inch, margin, palette, bottom=key_h, taken=taken)
     polys = [shapely.Polygon(p.footprint) for p in bf.pieces]
@@ -226,8 +268,9 @@ def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: 
 
         draw_pieces(pt, polys, tile_art)
     _draw_connectors(pt)
-    _draw_anchors(pt)  # before the height labels, which then move off the markers and their names
-    _draw_height_labels(pt, polys)
+    markers = _keep_clear(pt, locations) if locations else []
+    _draw_anchors(pt, locations)  # before the height labels, which then move off the markers and their names
+    _draw_height_labels(pt, polys, markers)
     for overlay in overlays:
         overlay(pt.surface, pt.to_px)
     if entries:
@@ -263,6 +306,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from game.render.overlays_move import add_move_arguments  # --path/--reach (docs/movement.md)
 
     add_move_arguments(parser)
+    from game.render.overlays_locations import add_location_arguments  # --locations/--tl/--leash (GAP-118)
+
+    add_location_arguments(parser)
 
 
 def check_scale(ppi: float) -> str | None:
@@ -320,7 +366,9 @@ def _too_big(bf: Battlefield, ppi: float) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Check every argument, then draw and write the picture; one line and exit 2 for the first bad one."""
-    error = check_scale(args.px_per_inch) or check_art(args.art, plain=args.plain)
+    from game.render.overlays_locations import check_location_args
+
+    error = check_scale(args.px_per_inch) or check_art(args.art, plain=args.plain) or check_location_args(args)
     if error:
         return _fail(error)
     claimed = claim_out(args.out)
@@ -350,6 +398,7 @@ def _draw(args: argparse.Namespace, out: Path, tmp: str) -> int:
     pygame.font.init()
     from game.render.models import Tokens
     from game.render.overlays import PlacementError, overlays_from_args, sheet_from_args, smoke_overlay
+    from game.render.overlays_locations import location_marks_from_args, locations_overlay
     from game.render.overlays_move import move_overlays_from_args, resolve_movers
 
     try:
@@ -357,16 +406,20 @@ def _draw(args: argparse.Namespace, out: Path, tmp: str) -> int:
         resolve_movers(args, sheet.table)
         sight = overlays_from_args(bf, args, sheet)
         moves = move_overlays_from_args(bf, args, sheet)
+        marks = location_marks_from_args(bf, args)
     except PlacementError as err:
         return _fail(str(err))
     for name, why in sheet.table.position_warnings():
         print(f"zona-alfa render-map: warning: --model {name}: {why}; drawn there anyway", file=sys.stderr)
         sheet.marks.note(name, "cannot stand here (GEO-7)")
     smoke = [smoke_overlay(c, sheet) for c in sheet.table.smoke]
-    overlays = smoke + moves + sight + [sheet.finish()]  # move range under LOS lines under templates (STYLE.md)
-    key = overlay_key(args) if args.plain else None
+    places = [locations_overlay(bf, marks, sheet.notes)] if marks else []
+    # locations under move range under LOS lines under templates (STYLE.md), the models and all labels on top
+    overlays = places + smoke + moves + sight + [sheet.finish()]
+    key = overlay_key(args, marks) if args.plain else None
     surface = render_battlefield(bf, px_per_inch=args.px_per_inch, overlays=overlays,
-                                 art=None if args.plain else args.art, legend=key, taken=sheet.notes.taken)
+                                 art=None if args.plain else args.art, legend=key, taken=sheet.notes.taken,
+                                 locations=[(m.id, m.point) for m in marks] if marks else None)
     try:
         pygame.image.save(surface, tmp)
         os.replace(tmp, out)
@@ -376,8 +429,9 @@ def _draw(args: argparse.Namespace, out: Path, tmp: str) -> int:
     return 0
 
 
-def overlay_key(args: argparse.Namespace) -> list[Entry]:
-    """The key entries of the overlays asked for on the command line (after the map's own entries)."""
+def overlay_key(args: argparse.Namespace, marks: Sequence[LocationMark] = ()) -> list[Entry]:
+    """The key entries of the overlays asked for on the command line (after the map's own entries); `marks`: the
+    locations drawn (`--locations`)."""
     from game.render.legend import Swatch
     from game.render.overlays import BLOCKED_RAY, COVER, OBSTRUCTION, OPEN_RAY, SHIELDED, SMOKE, TEMPLATE
     from game.render.overlays_move import MOVE, MOVE_UP, NO_PATH
@@ -397,4 +451,8 @@ def overlay_key(args: argparse.Namespace) -> list[Entry]:
     if args.reach or args.path:
         out += [Entry("move range / path (GEO-8, GEO-27)", MOVE), Entry("move range on a raised floor", MOVE_UP),
                 Entry("no path", NO_PATH, Swatch.LINE)]
+    if marks:
+        from game.render.overlays_locations import location_key
+
+        out += location_key(marks)
     return out
