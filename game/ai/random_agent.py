@@ -16,6 +16,7 @@ from game.core.actions import (
     Activate,
     Aim,
     Alert,
+    ChooseHostileRoll,
     ChooseInitiative,
     Climb,
     ComplexTask,
@@ -103,6 +104,10 @@ class RandomAgent:
             return self._interrupt(state)
         if ph is Phase.ACTION:
             return self._action(state)
+        if ph is Phase.HOSTILE_ROLL:
+            sp = state.spawning
+            assert sp is not None
+            return ChooseHostileRoll(state.deciding, self.rng.choice(sp.choices))  # GAP-52: any allowed result
         raise ValueError(f"nothing to decide in phase {ph.value}")
 
     # -- phases -----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from game.core.battlefield import Battlefield
 from game.core.events import describe
 from game.core.record import atomic_write_text
 from game.core.rules import Scenario, map_demo, scenario
+from game.core.rules.demos import zone_map_demo
 from game.sim.loop import play
 from game.sim.options import SEED_MAX, fail, output_problem, seed_arg
 
@@ -26,7 +27,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also write the game record (JSON) to FILE; checked writable before the game starts. "
                         "Replay it with `zona-alfa replay FILE`")
     p.add_argument("--map", metavar="TMX",
-                   help="play on a Tiled map (e.g. maps/ishikhov.tmx) instead of the open table")
+                   help="play on a Tiled map (e.g. maps/ishikhov.tmx) instead of the open table; the map's Hot Spots "
+                        "(TL1, two chosen mirror-symmetrically from its anchors, GAP-118) and Mission Objective "
+                        "spawn Zone Hostiles, played by the Zone's A.I.")
+    p.add_argument("--no-hotspots", action="store_true",
+                   help="with --map: no locations, the crews alone (the map demo before Zone Hostiles)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,11 +47,13 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             bf = load_map(args.map)
-            scen = map_demo(bf)
+            scen = map_demo(bf) if args.no_hotspots else zone_map_demo(bf)
         except MapError as exc:
             return fail(COMMAND, "--map", exc.summary())
         except (ValueError, OSError) as exc:
             return fail(COMMAND, "--map", str(exc))
+    if args.no_hotspots and args.map is None:
+        return fail(COMMAND, "--no-hotspots", "only means something with --map (the open table has no locations)")
     if args.record is not None:
         problem = output_problem(args.record)
         if problem is not None:

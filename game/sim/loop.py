@@ -10,13 +10,24 @@ from game.core.actions import Action, IllegalAction
 from game.core.battlefield import Battlefield
 from game.core.events import Event
 from game.core.record import Record, RecordEnd, RecordError, check_map_hash, log_sha256
-from game.core.rules import Scenario, apply, map_demo, new_game, scenario
+from game.core.rules import Scenario, apply, new_game, scenario
+from game.core.rules.demos import demo_of
+from game.core.rules.setup import MAP_DEMO
 from game.core.state import GameState, Phase
 from game.core.version import ENGINE_VERSION
 
 
 class Agent(Protocol):
     def choose(self, state: GameState) -> Action: ...
+
+
+class Observer(Protocol):
+    """Watches every decision of a game (the Zone's rules checker, game.referee): `needs_before` says whether it wants
+    a copy of the state before this decision (copies cost time, so only when it will look)."""
+
+    def needs_before(self, state: GameState) -> bool: ...
+
+    def observe(self, before: GameState | None, action: Action, events: list[Event], after: GameState) -> None: ...
 
 
 class ReplayError(RecordError):
@@ -44,17 +55,35 @@ def play(
     settings: dict[str, Any] | None = None,
     max_decisions: int = 100_000,
     battlefield: Battlefield | None = None,
+    zone: Agent | None = None,
+    observer: Observer | None = None,
 ) -> tuple[GameState, Record, list[Event]]:
     """Drive a whole game: ask the deciding side's agent, apply, repeat until the mission ends. The record is
-    sealed with the phase, turn, event count and log hash it ended on (docs/formats.md)."""
+    sealed with the phase, turn, event count and log hash it ended on (docs/formats.md).
+
+    `agents` maps the crews' side ids to their agents; hostile forces (which appear during play) are decided by
+    `zone` (the Zone's agent, game.ai.zone, by default). `observer` sees every decision (e.g. `demo --check`)."""
     state, events = new_game(scen, seed, settings=settings, battlefield=battlefield)
     record = Record(scenario=scen.id, seed=seed, settings=dict(state.settings),
                     map_path=state.map_path, map_sha256=state.map_sha256)
     for _ in range(max_decisions):
         if state.phase is Phase.MISSION_END:
             break
-        action = agents[state.deciding].choose(state)
-        events += apply(state, action)
+        agent = agents.get(state.deciding)
+        if agent is None:
+            if state.deciding not in state.forces:
+                raise KeyError(f"no agent plays side {state.deciding!r}; agents: {sorted(agents)}")
+            if zone is None:
+                from game.ai.zone.agent import ZoneAgent
+
+                zone = ZoneAgent()
+            agent = zone
+        action = agent.choose(state)
+        before = state.clone() if observer is not None and observer.needs_before(state) else None
+        new = apply(state, action)
+        if observer is not None:
+            observer.observe(before, action, new, state)
+        events += new
         record.actions.append(action)
     else:
         raise RuntimeError(f"the game did not end within {max_decisions} decisions")
@@ -78,7 +107,7 @@ def replay_record(record: Record, scen: Scenario | None = None, *, where: str = 
     A record made on a map reloads that map and refuses it if its SHA-256 changed."""
     bf = battlefield_of(record, where=where)
     if scen is None:
-        scen = map_demo_of(bf, where) if bf is not None else _scenario(record.scenario, where)
+        scen = map_demo_of(bf, where, record.scenario) if bf is not None else _scenario(record.scenario, where)
     try:
         state, events = new_game(scen, record.seed, settings=dict(record.settings), battlefield=bf)
     except (ValueError, KeyError) as exc:  # a bad setting (SettingsError), catalog value or crew
@@ -115,9 +144,10 @@ def battlefield_of(record: Record, *, where: str = "record") -> Battlefield | No
         raise RecordError(f"{where}: field 'map': {_first_line(exc)}") from None
 
 
-def map_demo_of(bf: Battlefield, where: str) -> Scenario:
+def map_demo_of(bf: Battlefield, where: str, scenario_id: str = MAP_DEMO) -> Scenario:
+    """The map demo a record names (`map-demo`: the crews alone; `map-zone-demo`: with Hot Spots)."""
     try:
-        return map_demo(bf)
+        return demo_of(bf, scenario_id)
     except ValueError as exc:
         raise RecordError(f"{where}: field 'map': {_first_line(exc)}") from None
 

@@ -328,8 +328,6 @@ def test_step_bounds_the_values_between_min_and_max() -> None:
 
 @pytest.mark.parametrize("option, feature", [
     ("anomaly.area=reaction_radius", "`anomaly.area` belongs to anomalies, which this version does not play yet"),
-    ("ai.alert=false", "belongs to the Zone's hostiles and their A.I."),
-    ("hostiles.interleave=after_players", "belongs to the Zone's hostiles and their A.I."),
     ("ai.human_controls_hostiles=true", "belongs to hot-seat play"),
     ("stalls.extra_weapon_prices.rpg=1000", "belongs to the Stalls"),
     ("trigger.timing=at_entry", "belongs to locations"),

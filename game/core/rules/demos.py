@@ -1,0 +1,30 @@
+"""The demo scenarios on a map: the demo crews alone (`map-demo`, the records made before Zone Hostiles existed
+replay with it), and with the Zone (`map-zone-demo`, the default since issue 14): TL1 with the two Hot Spots GAP-118
+chooses mirror-symmetrically from the map's anchors, plus its Mission Objective anchor (game.core.rules.hotspots)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from game.core.battlefield import Battlefield
+from game.core.rules.hotspots import demo_locations
+from game.core.rules.setup import MAP_DEMO, Scenario, map_demo
+
+MAP_ZONE_DEMO = "map-zone-demo"
+DEMO_TL = 1  # GAP-118 / MISSION-8.2.HOTSPOT-COUNT: TL1, 2 Hot Spots
+MAP_DEMOS = (MAP_DEMO, MAP_ZONE_DEMO)
+
+
+def zone_map_demo(bf: Battlefield, tl: int = DEMO_TL) -> Scenario:
+    """The demo crews on a map with its Hot Spots and Mission Objective at `tl` (GAP-118)."""
+    base = map_demo(bf)
+    return replace(base, id=MAP_ZONE_DEMO, name=f"Zone demo on {bf.name}", locations=demo_locations(bf, tl),
+                   notes=f"The demo crews on a terrain map, TL{tl}: Hot Spots spawn Zone Hostiles (GAP-118).")
+
+
+def demo_of(bf: Battlefield, scenario_id: str) -> Scenario:
+    """The map demo a record names: `map-demo` (no locations) or `map-zone-demo` (Hot Spots, TL1)."""
+    if scenario_id == MAP_ZONE_DEMO:
+        return zone_map_demo(bf)
+    if scenario_id == MAP_DEMO:
+        return map_demo(bf)
+    raise ValueError(f"scenario {scenario_id!r} is not a map demo; map demos: {', '.join(MAP_DEMOS)}")
