@@ -259,6 +259,45 @@ class HostileMemory:
     draw: str | None = None
 
 
+def check_forces(st: GameState, *, where: str = "state") -> None:
+    """Refuse hostile forces and memories a game cannot hold: a force naming an unknown hostile profile, a side or
+    location that does not exist, a leash without a location; a memory of a unit that is not hostile, or a lock, draw
+    or attacker naming a model that does not exist (LocationError names the field and what is allowed)."""
+    from game.core.catalog import load_catalog
+    from game.core.settings import Settings
+
+    if not st.forces and not st.ai:
+        return
+    known = load_catalog(Settings(dict(st.settings))).hostiles
+    sides = {s.id for s in st.sides}
+    for fid, f in st.forces.items():
+        at = f"{where}: force {fid!r}"
+        if f.hostile not in known:
+            raise LocationError(f"{at}: field 'hostile' is {f.hostile!r}; allowed: {', '.join(sorted(known))}")
+        if f.side != fid or fid not in sides:
+            raise LocationError(f"{at}: field 'side' is {f.side!r}; allowed: the id of a side of the game "
+                                f"({', '.join(sorted(sides))})")
+        if f.location is not None and f.location not in st.locations:
+            raise LocationError(f"{at}: field 'location' is {f.location!r}; allowed: null or a location of the game "
+                                f"({', '.join(sorted(st.locations)) or 'none'})")
+        if f.leash is not None and (f.centre is None or len(f.centre) != 2):
+            raise LocationError(f"{at}: field 'centre' is {f.centre!r}; a force with a leash needs its location "
+                                "point [x, y]")
+        if not isinstance(f.actions, int) or isinstance(f.actions, bool) or not 1 <= f.actions <= 3:
+            raise LocationError(f"{at}: field 'actions' is {f.actions!r}; allowed: 1, 2 or 3 (HOSTILE-8.3.ACTIONS-TL)")
+    for uid, mem in st.ai.items():
+        at = f"{where}: memory of {uid!r}"
+        unit = st.units.get(uid)
+        if unit is None or unit.side not in st.forces:
+            raise LocationError(f"{at}: no hostile unit {uid!r} in this game; memories belong to hostile units")
+        for name, mid in (("lock", mem.lock), ("draw", mem.draw), *(("attackers", a) for a in mem.attackers)):
+            if mid is not None and mid not in st.models:
+                raise LocationError(f"{at}: field '{name}' names model {mid!r}, which does not exist; allowed: null "
+                                    "or the id of a model of the game")
+        if mem.lock is not None and len(mem.last_known) != 2:
+            raise LocationError(f"{at}: field 'last_known' is {mem.last_known!r}; a lock needs the point [x, y]")
+
+
 @dataclass(slots=True)
 class SpawnState:
     """A triggered location being resolved (TURN-8): its roll, then the free move of each new unit (AI-S.SPAWN).
@@ -396,6 +435,7 @@ class GameState:
             st.battlefield = Battlefield.open_table(*st.table)
         for loc in st.locations.values():
             check_location(loc, st.table, where="state")
+        check_forces(st, where="state")
         return st
 
 
