@@ -12,6 +12,7 @@ from game.core.dice import Rng, seed_state
 from game.core.events import Event
 from game.core.geometry.polygon import rect
 from game.core.rules.context import Ctx
+from game.core.rules.preplace import HostileSpec, preplace
 from game.core.rules.turnrolls import begin_deployment, roll_environment, roll_turn_limit
 from game.core.settings import Settings
 from game.core.state import (
@@ -100,6 +101,7 @@ class Scenario:
     extra: dict[str, Any] = field(default_factory=dict)
     k_limit: int | None = 12  # agreed Khrabrost' limit per crew (CREW-7.1.K-LIMITS, ZONE-8.1.PARITY); None = no limit
     locations: tuple[LocationSpec, ...] = ()  # Hot Spots and the Mission Objective (MISSION-8.2)
+    hostiles: tuple[HostileSpec, ...] = ()  # hostiles placed at the start (HOSTILE-8.3.ALT-DEPLOY)
 
 
 def build_profile(catalog: Catalog, spec: ModelSpec) -> ModelProfile:
@@ -198,6 +200,8 @@ def new_game(
              crews=[roster_json(crew, profiles[crew.side]) for crew in scenario.crews],
              **({"locations": [{"id": loc.id, "name": loc.name, "kind": loc.kind, "point": [loc.x, loc.y],
                                 "tl": loc.tl} for loc in st.locations.values()]} if st.locations else {}))
+    for n, hspec in enumerate(scenario.hostiles):
+        preplace(ctx, hspec, n)  # HOSTILE-8.3.ALT-DEPLOY / AI-S.PREPLACE, before the crews deploy (TURN-2)
     st.turn_limit = roll_turn_limit(ctx, scenario.turn_limit)
     roll_environment(ctx)
     begin_deployment(ctx)
