@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from game.core.battlefield import Battlefield, Cover, Movement, TerrainPiece, Zone
+from game.core.battlefield import Battlefield, Cover, TerrainPiece, Zone
 from game.core.geometry.distance import base_distance
 from game.core.geometry.polygon import rect
 from game.core.rules.exposure import in_cover_at_rest
