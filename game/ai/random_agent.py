@@ -16,6 +16,7 @@ from game.core.actions import (
     Activate,
     Aim,
     Alert,
+    BoltToss,
     ChooseHostileRoll,
     ChooseInitiative,
     Climb,
@@ -26,6 +27,7 @@ from game.core.actions import (
     EndActivation,
     FlameAttack,
     IllegalAction,
+    Inspect,
     Interrupt,
     Jump,
     MeleeAttack,
@@ -37,6 +39,7 @@ from game.core.actions import (
     RangedAttack,
     Recover,
     Reload,
+    Search,
     TemplateAttack,
     ThrowGrenade,
     UseItem,
@@ -66,7 +69,8 @@ class RandomAgent:
 
     In the action phase it decides in two steps: first a kind of action uniformly among the kinds that have at
     least one legal instance now (Move, Climb, Jump, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask,
-    Order, RangedAttack, MeleeAttack, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack; it ends the activation
+    Order, RangedAttack, MeleeAttack, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack, and at locations Search,
+    Inspect and a Bolt Toss at the location point; it ends the activation
     early with probability 1/25, and when no kind is legal), then one instance uniformly among the legal ones it
     sampled. A Move's destinations are one per destination class: a random spot on every level the model can
     reach with its allowance (the ground, upper floors up stairs and ladders, roofs by climbing:
@@ -182,6 +186,11 @@ class RandomAgent:
             "ComplexTask": lambda: self._shuffled([ComplexTask(uid, t) for t in st.tasks]),
             "Withdraw": lambda: self._withdraws(st, uid, m),
         }
+        if st.locations:  # only where there are locations, so games without them draw exactly as before
+            kinds["Search"] = lambda: self._shuffled([Search(uid, lid) for lid in st.locations])
+            kinds["Inspect"] = lambda: self._shuffled([Inspect(uid, lid) for lid in st.locations])
+            kinds["BoltToss"] = lambda: self._shuffled([BoltToss(uid, lid, loc.x, loc.y)
+                                                        for lid, loc in st.locations.items()])
         for kind, acts in self._attacks(st, uid, m).items():
             kinds[kind] = partial(self._shuffled, acts)
         if m.profile.leader and context == "own":

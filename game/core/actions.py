@@ -319,6 +319,16 @@ class BoltToss(Action):
     y: float
 
 
+@dataclass(frozen=True, slots=True)
+class Search(Action):
+    """Search a triggered location whose own hostiles are all gone, standing within 1" of its point (or touching its
+    scenic item): one action each of the location's search actions, a free Skill Check first when it demands one;
+    the last action loots it (MISSION-8.2.CLEARING, SALVAGE-8.4.SEARCH, GAP-53)."""
+
+    unit: str
+    location: str
+
+
 # --- attacks (COMBAT-4.*, ARMORY-5.*) --------------------------------------------------------------
 
 
@@ -396,7 +406,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for c in (Deploy, ChooseInitiative, Activate, EndActivation, Interrupt, DeclineInterrupt, DeclineMedKit,
               Move, Climb, Jump, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order, RangedAttack,
               MeleeAttack, Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack, Inspect, BoltToss,
-              ChooseHostileRoll, StayPut, Reasoned)
+              ChooseHostileRoll, StayPut, Reasoned, Search)
 }
 
 

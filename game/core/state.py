@@ -197,6 +197,9 @@ class LocationState:
     hostile_roll: int | None = None  # the (shifted) Zone Hostiles Table result (HOSTILE-8.3.ROLL)
     anomaly: bool = False  # an Anomaly is present (SALVAGE-8.4.ANOMALY-PRESENCE, GAP-54)
     force: str | None = None  # the hostile force (side id) it spawned or had pre-placed (GAP-53)
+    searcher: str | None = None  # the model whose search is under way (MISSION-8.2.CLEARING)
+    search_progress: int = 0  # search actions it has spent
+    search_tried: list[str] = field(default_factory=list)  # models that failed the Skill Check this activation
 
 
 def check_location(loc: LocationState, table: tuple[float, float], *, where: str = "") -> None:

@@ -36,6 +36,7 @@ from game.core.actions import (
     RangedAttack,
     Recover,
     Reload,
+    Search,
     TemplateAttack,
     ThrowGrenade,
     UseItem,
@@ -75,6 +76,7 @@ TABLE: dict[type, tuple[Check, Do]] = {
     FlameAttack: (blasts.check_flame, blasts.do_flame),
     Inspect: (scouting.check_inspect, scouting.do_inspect),
     BoltToss: (scouting.check_bolt, scouting.do_bolt),
+    Search: (scouting.check_search, scouting.do_search),
 }
 
 
@@ -109,7 +111,7 @@ _ENGAGED_NAMES = {"Aim": "aim", "Alert": "alert", "ComplexTask": "complex_task",
                   "MeleeAttack": "melee_attack", "Order": "order", "RangedAttack": "ranged_attack",
                   "Rally": "rally", "Reload": "reload", "TemplateAttack": "template_attack",
                   "ThrowGrenade": "throw_grenade", "Withdraw": "withdraw", "Inspect": "inspect",
-                  "BoltToss": "bolt_toss"}
+                  "BoltToss": "bolt_toss", "Search": "search"}
 
 
 def engaged_action_name(action: Action, m: ModelState) -> str | None:

@@ -140,6 +140,8 @@ def end_activation(ctx: Ctx) -> None:
     unit.activated = True
     for task in st.tasks.values():
         task.tried = []  # CORE-3.4.CHECK `task.retry`: one attempt per activation, whoever's activation it was
+    for loc in st.locations.values():
+        loc.search_tried = []  # a failed search Skill Check is tried again in a later activation
     lost = remaining(act) + (act.bonus if act.stage == "normal" else 0)
     memory.end_activation(ctx, act.unit)  # AI-D.02 (ii), AI-D.03
     ctx.emit("activation_end", ("TURN-6",), unit=act.unit, unused_actions=lost)

@@ -1,11 +1,12 @@
-"""Scouting a location: Inspect / Binoculars (CORE-3.3.INSPECT, GEO-23, GAP-52, TV-35) and Bolt Toss
-(MISSION-8.2.BOLT-TOSS, GAP-51), both refused for hostiles (AI-C.6): the action family over rules/locations.py."""
+"""Scouting a location: Inspect / Binoculars (CORE-3.3.INSPECT, GEO-23, GAP-52, TV-35), Bolt Toss
+(MISSION-8.2.BOLT-TOSS, GAP-51) and Search (MISSION-8.2.CLEARING, GAP-53), all refused for hostiles (AI-C.6): the
+action family over rules/locations.py."""
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING
 
-from game.core.actions import BoltToss, IllegalAction, Inspect
+from game.core.actions import BoltToss, IllegalAction, Inspect, Search
 from game.core.catalog.profiles import Template
 from game.core.dice import Modifier, TargetNumber
 from game.core.geometry.distance import EPS, point_distance
@@ -13,7 +14,8 @@ from game.core.geometry.zone import InspectFact, inspect_range
 from game.core.rules.context import record_crit
 from game.core.rules.delivery import Blast, delivery
 from game.core.rules.locations import location_of, record_trigger, refuse_hostile
-from game.core.rules.stats import effective_ca
+from game.core.rules.queries import contact_tol, leader_bonus
+from game.core.rules.stats import effective_ca, will_tn
 from game.core.state import LocationState, ModelState
 
 if TYPE_CHECKING:
@@ -132,4 +134,89 @@ def do_bolt(ctx: Ctx, a: BoltToss, m: ModelState, context: str) -> int:
     if hit:
         record_trigger(ctx, loc, m, how="bolt", distance=math.hypot(a.x - loc.x, a.y - loc.y),
                        limit=float(ctx.settings["bolt.target_radius"]), segment=-1, at=0.0)
+    return 1
+
+
+# --- Search (MISSION-8.2.CLEARING, SALVAGE-8.4.SEARCH, GAP-53) --------------------------------------------------
+
+
+def cleared(ctx: Ctx, loc: LocationState) -> bool:
+    """GAP-53 (`search.cleared`=force_out): every model of the hostile force spawned or placed at the location is
+    Out of Action or Dead (models elsewhere do not matter); a location that produced no force is clear."""
+    assert ctx.settings["search.cleared"] == "force_out"  # the one reading GAP-53 gives (the setting's only choice)
+    if loc.force is None:
+        return True
+    return not any(m.in_play for m in ctx.state.models.values() if m.side == loc.force)
+
+
+def search_reach(ctx: Ctx, m: ModelState, loc: LocationState) -> tuple[bool, float]:
+    """GAP-53: the searcher's base within `search.range` (1") of the location point, or in base contact with the
+    scenic item's footprint when it has one. (ok, the distance measured)."""
+    if loc.footprint:
+        import shapely
+
+        d = max(0.0, shapely.Polygon(loc.footprint).distance(shapely.Point(m.x, m.y)) - m.radius)
+        return d <= contact_tol(ctx) + EPS, d
+    d = point_distance(m.base(), (loc.x, loc.y))
+    return d <= float(ctx.settings["search.range"]) + EPS, d
+
+
+def check_search(ctx: Ctx, a: Search, m: ModelState, context: str) -> int:
+    """MISSION-8.2.CLEARING / GAP-53: a player model (AI-C.6), a triggered location (`search.needs_trigger`) not yet
+    searched, its own hostiles all gone (`search.cleared`), the searcher in reach; a model that failed the location's
+    Skill Check tries again in a later activation; another model's search under way is not taken over."""
+    refuse_hostile(ctx, m, "Search")
+    loc = location_of(ctx, a.location, "MISSION-8.2.CLEARING")
+    if loc.searched:
+        raise IllegalAction(f"{loc.id} has already been searched (each location is searched once)",
+                            "SALVAGE-8.4.SEARCH")
+    if ctx.settings["search.needs_trigger"] and not loc.triggered:
+        raise IllegalAction(f"{loc.id} has not been triggered: an untriggered location cannot be searched", "GAP-53")
+    if not cleared(ctx, loc):
+        left = sorted(x.id for x in ctx.state.models.values() if x.side == loc.force and x.in_play)
+        raise IllegalAction(f"{loc.id}'s hostiles must be eliminated first ({', '.join(left)} still in play)",
+                            "MISSION-8.2.CLEARING")
+    ok, d = search_reach(ctx, m, loc)
+    if not ok:
+        where = "in contact with its scenic item" if loc.footprint else \
+            f"within {float(ctx.settings['search.range']):g}\" of its point"
+        raise IllegalAction(f"{m.id} is {d:.2f}\" away; a searcher stands {where}", "GAP-53")
+    if m.id in loc.search_tried:
+        raise IllegalAction(f"{m.id} already failed the Skill Check for {loc.id} this activation",
+                            "MISSION-8.2.CLEARING")
+    if loc.searcher is not None and loc.searcher != m.id and loc.search_progress:
+        other = ctx.state.models.get(loc.searcher)
+        if other is not None and other.in_play:
+            raise IllegalAction(f"{loc.searcher} is searching {loc.id} ({loc.search_progress} of "
+                                f"{loc.search_actions} actions)", "MISSION-8.2.CLEARING")
+    return 1
+
+
+def do_search(ctx: Ctx, a: Search, m: ModelState, context: str) -> int:
+    """One search action; a location that demands a Skill Check takes it first, free (Will - difficulty, Leader
+    +1; a failure costs no action). The last action loots the location: it never triggers again (GEO-19). The
+    Salvage table roll this earns (SALVAGE-8.4.TABLE) is resolved by salvage (issue 15), from this event."""
+    loc = ctx.state.locations[a.location]
+    rules = ("MISSION-8.2.CLEARING", "GAP-53")
+    if loc.search_difficulty is not None and loc.searcher != m.id:
+        mods = [Modifier("Difficulty", -loc.search_difficulty, "MISSION-8.2.CLEARING")] if loc.search_difficulty \
+            else []
+        mods.extend(leader_bonus(ctx, m))
+        res = ctx.roll_pool(1, will_tn(m, tuple(mods)), what=f"Skill Check to search {loc.name}", who=m.id,
+                            rules=rules)
+        record_crit(ctx, m.unit, res, context=context, rules=rules)
+        if not res.successes:
+            loc.search_tried.append(m.id)
+            ctx.emit("search_check_failed", rules, location=loc.id, model=m.id,
+                     note="the check is free; try again in a later activation")
+            return 0
+    if loc.searcher != m.id:
+        loc.searcher, loc.search_progress = m.id, 0
+    loc.search_progress += 1
+    done = loc.search_progress >= loc.search_actions
+    if done:
+        loc.searched = True
+    ctx.emit("search", rules + (("SALVAGE-8.4.SEARCH",) if done else ()), unit=m.unit, model=m.id, side=m.side,
+             location=loc.id, progress=loc.search_progress, needed=loc.search_actions, searched=done,
+             anomaly=loc.anomaly)
     return 1
