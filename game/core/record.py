@@ -234,10 +234,12 @@ def atomic_write_text(path: str | Path, text: str) -> None:
 
 
 def save_game(path: str | Path, state: GameState, record: Record) -> None:
-    """A versioned JSON save: the state and the record so far (docs/formats.md)."""
+    """A versioned JSON save: the state and the record so far (docs/formats.md). Keys keep the state's own order
+    (not sorted): the by-id tables (models, units, ...) are iterated in the order things entered the game, and a
+    loaded game must iterate them the same way (hostiles appear mid-game, after the crews)."""
     data: SaveJSON = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "engine": ENGINE_VERSION,
                       "state": state.to_json(), "record": record.to_json()}
-    atomic_write_text(path, json.dumps(data, sort_keys=True, indent=1))
+    atomic_write_text(path, json.dumps(data, indent=1))
 
 
 def load_save(path: str | Path, *, load_map: Callable[[str], Battlefield] | None = None) -> tuple[GameState, Record]:
