@@ -17,6 +17,7 @@ from game.ai.zone.look import (
     Tuning,
     ctx_of,
     force_of,
+    in_territory,
     is_ranged_unit,
     last_known,
     leash_centre,
@@ -27,6 +28,7 @@ from game.ai.zone.look import (
 from game.ai.zone.moves import (
     best_legal,
     candidates,
+    free_goal,
     lead_model,
     melee_choice,
     shot_positions,
@@ -60,6 +62,7 @@ from game.core.rules.exposure import (
     in_cover_at_rest,
     seen_by,
     unit_models,
+    vis,
 )
 from game.core.rules.flow import eligible_units
 from game.core.rules.melee import melee_plan
@@ -165,9 +168,10 @@ class ZoneAgent:
                 rule: str) -> Decision:
         what = "melee attacks" if melee else "shoots"
         if aim_first(shot, left, aimed=aimed):
-            return Decision(Aim(unit), _r("AI-D.08", f"{unit} Aims before it {what.split()[0]} {foe} "
-                                                     f"(FP {shot.dice}, {left} actions left, no move needed)",
-                                          target=foe, nums=shot.numbers()))
+            how = "attacks" if melee else "shoots"
+            why_aim = "it fires into a melee" if shot.into_melee and shot.dice != 1 else f"FP {shot.dice}"
+            return Decision(Aim(unit), _r("AI-D.08", f"{unit} Aims before it {how} {foe} ({why_aim}, {left} actions "
+                                                     f"left, no move needed)", target=foe, nums=shot.numbers()))
         why = {"AI-D.03": f"{foe} attacked it in melee and draws it (RULE4)",
                "AI-D.07": f"{foe} is its target" if not melee else f"it is in base contact with {foe} (step 2)",
                "AI-D.02": f"{foe} is its locked target"}.get(rule, f"{foe} is its target")
@@ -175,25 +179,35 @@ class ZoneAgent:
                                               f"{shot.expected:.2f}", target=foe, nums=shot.numbers()))
 
     def _melee(self, state: GameState, unit: str, target: str, left: int) -> Decision:
-        """Melee-only hostiles: Move toward the target (contact if reachable, AI-D.06), then attack (AI-D.07)."""
+        """Melee-only hostiles: Move toward the target (contact if reachable, AI-D.06), then attack (AI-D.07); a
+        hidden target: toward its last known position (AI-D.02, AI-D.04 (a)); at the leash boundary it holds
+        (AI-D.05)."""
         t = state.models[target]
         visible = bool(seen_by(state, unit, target))
+        tune = Tuning.of(state)
         goal = (t.x, t.y) if visible else (last_known(state, unit) or (t.x, t.y))
         lead = lead_model(state, unit, goal)
-        cands = candidates(state, unit, lead, target=target) if visible else \
-            candidates(state, unit, lead, point=goal)
-        tune = Tuning.of(state)
+        if visible:
+            cands = candidates(state, unit, lead, target=target)
+            rule = "AI-D.06"
+        else:
+            cands = candidates(state, unit, lead, point=free_goal(state, lead, goal))
+            rule = "AI-D.02" if vis(state, unit, hostile_vs_hostile=tune.hostile_vs_hostile) else "AI-D.04"
         ch, order = melee_choice(cands, tune.cover_slack)
         got = best_legal(state, unit, lead, order, target=target if visible else None)
-        rule = "AI-D.06" if visible else "AI-D.02"
+        seen = "" if visible else f" (hidden: its last known position {goal[0]:.1f},{goal[1]:.1f}" + \
+            ("; (a))" if rule == "AI-D.04" else ")")
         if got is None:
-            return Decision(EndActivation(unit), _r(rule, f"{unit} can make no progress toward {target}; it ends its "
-                                                          f"activation", target=target, goal=goal,
-                                                    candidates=len(cands.kept)), "moving")
+            outside = not in_territory(state, unit, target)
+            why = "it holds at its leash boundary" if outside else "it holds where it stands"
+            return Decision(EndActivation(unit), _r("AI-D.05" if outside and visible else rule,
+                                                    f"{unit} can make no progress toward {target}{seen}: {why} "
+                                                    f"and ends its activation", target=target, goal=goal,
+                                                    candidates=len(cands.kept), branch=ch.why,
+                                                    best_progress=round(ch.best_progress, 4)), "moving")
         mv, end = got
         how = {"contact": "into base contact with", "cover": "to cover on the way to",
                "progress": "toward", "none": "toward"}[ch.why if end is ch.chosen else "progress"]
-        seen = "" if visible else f" (hidden: its last known position {goal[0]:.1f},{goal[1]:.1f})"
         return Decision(mv, _r(rule, f"{unit} moves {how} {target}{seen}: progress {end.progress:.1f}\" of best "
                                      f"{ch.best_progress:.1f}\", cover {end.cover.value}", target=target, goal=goal,
                                progress=round(end.progress, 4), best_progress=round(ch.best_progress, 4),
@@ -201,14 +215,15 @@ class ZoneAgent:
                                candidates=len(cands.kept)), "moving")
 
     def _ranged(self, state: GameState, unit: str, target: str, left: int, aimed: bool) -> Decision:
-        """AI-D.07 steps 3 and 4 for ranged hostiles (Bandits)."""
+        """AI-D.07 steps 3 and 4 for ranged hostiles (Bandits); a hidden target is followed to its last known
+        position (AI-D.02, AI-D.04 (a)); AI-D.08's exception for firing into a melee."""
         tune = Tuning.of(state)
         shots = ranged_shots(state, unit, target)
-        # AI-D.08 exception: never fire un-aimed into a melee with 1 action left
-        if shots and shots[0].into_melee and left < 2 and not aimed:
-            shots = []
         lead = unit_models(state, unit)[0]
         t = state.models[target]
+        if shots and shots[0].into_melee and left < 2 and not aimed:
+            # AI-D.08 exception: never fire un-aimed into a melee; with 1 action it picks another target
+            return self._other_target(state, unit, target, left, aimed)
         if shots:
             if left >= 2 and not in_cover_against(state, unit, target):
                 cands = candidates(state, unit, lead, target=target)
@@ -225,17 +240,19 @@ class ZoneAgent:
                 return self._strike(state, unit, target, shots[0], left, aimed, melee=False, rule="AI-D.07") \
                     .as_kind("moving")
             return self._strike(state, unit, target, shots[0], left, aimed, melee=False, rule="AI-D.07")
-        # step 4: an enemy visible but no valid shot (or the locked target hidden)
-        visible = bool(seen_by(state, unit, target))
+        if not seen_by(state, unit, target):
+            return self._follow_hidden(state, unit, target, tune)
+        # step 4: the target is visible but there is no valid shot
         reach = max((p.range_max or 0.0 for w in ranged_weapons(state, lead) for p in w.profiles), default=0.0)
         near = [e for e in enemies(state, unit, hostile_vs_hostile=tune.hostile_vs_hostile)
                 if math.hypot(e.x - lead.x, e.y - lead.y) - e.radius - lead.radius <= reach + AMBUSH]
-        if tune.alert and left >= 2 and near and in_cover_at_rest(state, unit) and not state.units[unit].alert:
+        covered = in_cover_against(state, unit, target)  # Shared definitions: "in cover" against a visible target
+        if tune.alert and left >= 2 and near and covered and not state.units[unit].alert:
             why = f"{near[0].id} is within {reach + AMBUSH:.0f}\" (step 4, ambush)"
             return Decision(Alert(unit), _r("AI-D.07", f"{unit} has no shot at {target} but waits in cover: {why}",
-                                            target=target, within=[e.id for e in near]))
-        goal = (t.x, t.y) if visible else (last_known(state, unit) or (t.x, t.y))
-        cands = candidates(state, unit, lead, target=target) if visible else candidates(state, unit, lead, point=goal)
+                                            target=target, within=[e.id for e in near], reach=reach))
+        goal = (t.x, t.y)
+        cands = candidates(state, unit, lead, target=target)
         spots = shot_positions(state, unit, lead, cands, lambda: bool(ranged_shots(state, unit, target)))
         spots.sort(key=lambda c: (not c.in_cover, -c.cover.rank, c.cost, c.x, c.y))
         got = best_legal(state, unit, lead, spots, target=target)
@@ -246,15 +263,59 @@ class ZoneAgent:
                                    target=target, goal=(end.x, end.y), cover=end.cover.value,
                                    cost=round(end.cost, 4), spots=len(spots)), "moving")
         ch, order = melee_choice(cands, tune.cover_slack)
-        got = best_legal(state, unit, lead, [c for c in order if not c.contact] or order, target=target)
+        got = best_legal(state, unit, lead, [c for c in order if not c.contact], target=target)
         if got is None:
-            return Decision(EndActivation(unit), _r("AI-D.07", f"{unit} can neither shoot nor close on {target}",
-                                                    target=target, goal=goal), "moving")
+            return Decision(EndActivation(unit), _r("AI-D.07", f"{unit} can neither shoot nor close on {target} "
+                                                               f"(step 4)", target=target, goal=goal), "moving")
         mv, end = got
         return Decision(mv, _r("AI-D.07", f"{unit} has no spot with a shot at {target} in reach: it closes in "
                                           f"(progress {end.progress:.1f}\", cover {end.cover.value}; step 4)",
                                target=target, goal=goal, progress=round(end.progress, 4), cover=end.cover.value),
                         "moving")
+
+    def _follow_hidden(self, state: GameState, unit: str, target: str, tune: Tuning) -> Decision:
+        """AI-D.02 / AI-D.04 (a) for a ranged unit: its locked target is hidden; it moves toward the last known
+        position along the shortest path within the leash (a shooter does not run into contact)."""
+        t = state.models[target]
+        goal = last_known(state, unit) or (t.x, t.y)
+        lead = unit_models(state, unit)[0]
+        rule = "AI-D.02" if vis(state, unit, hostile_vs_hostile=tune.hostile_vs_hostile) else "AI-D.04"
+        tag = "" if rule == "AI-D.02" else "; (a)"
+        cands = candidates(state, unit, lead, point=free_goal(state, lead, goal))
+        ch, order = melee_choice(cands, tune.cover_slack)
+        got = best_legal(state, unit, lead, [c for c in order if not c.contact], target=None)
+        if got is None:
+            return Decision(EndActivation(unit), _r(rule, f"{unit} cannot get nearer the last known position of "
+                                                          f"{target} ({goal[0]:.1f},{goal[1]:.1f}{tag})",
+                                                    target=target, goal=goal), "moving")
+        mv, end = got
+        return Decision(mv, _r(rule, f"{unit} moves toward {target}'s last known position "
+                                     f"({goal[0]:.1f},{goal[1]:.1f}{tag}): progress {end.progress:.1f}\"",
+                               target=target, goal=goal, progress=round(end.progress, 4),
+                               best_progress=round(ch.best_progress, 4), cost=round(end.cost, 4)), "moving")
+
+    def _other_target(self, state: GameState, unit: str, target: str, left: int, aimed: bool) -> Decision:
+        """AI-D.08 exception with 1 action: the target is in a melee, so the bandit shoots the next enemy in the
+        AI-D.01 order (the open first, then nearest; clearest line among near-equals) that it can shoot outside a
+        melee; with none it holds its fire."""
+        tune = Tuning.of(state)
+        ch = choose_target(state, unit, close_tol=tune.close_tol, hostile_vs_hostile=tune.hostile_vs_hostile)
+        rest = sorted((f for f in ch.visible if f not in ch.ranked), key=lambda f: (not f.in_open, f.distance,
+                                                                                     f.enemy))
+        for f in [*ch.ranked, *rest]:
+            if f.enemy == target:
+                continue
+            ok = [s for s in ranged_shots(state, unit, f.enemy) if not s.into_melee]
+            if ok:
+                shot = ok[0]
+                return Decision(shot.action, _r("AI-D.08", f"{unit} will not fire un-aimed into the melee round "
+                                                           f"{target} with 1 action: it shoots {f.enemy} instead "
+                                                           f"with {shot.weapon} (expected wounds "
+                                                           f"{shot.expected:.2f})", target=f.enemy,
+                                                nums=shot.numbers(), locked=target))
+        return Decision(EndActivation(unit), _r("AI-D.08", f"{unit} will not fire un-aimed into the melee round "
+                                                           f"{target} with 1 action and has no other shot: it holds "
+                                                           f"its fire", target=target))
 
     def _no_target(self, state: GameState, unit: str, left: int) -> Decision:
         """AI-D.04 (b)-(d): no visible enemy and no lock."""
@@ -269,19 +330,22 @@ class ZoneAgent:
             if inside:
                 e = min(inside, key=lambda x: (min(math.hypot(x.x - m.x, x.y - m.y) for m in models), x.id))
                 lead = lead_model(state, unit, (e.x, e.y))
-                cands = candidates(state, unit, lead, point=(e.x, e.y))
-                if is_ranged_unit(state, unit):
+                cands = candidates(state, unit, lead, target=e.id)  # it "senses" where the intruder stands
+                ranged = is_ranged_unit(state, unit)
+                if ranged:
                     spots = shot_positions(state, unit, lead, cands,
                                            lambda: bool(ranged_shots(state, unit, e.id)))
                     spots.sort(key=lambda c: (not c.in_cover, -c.cover.rank, c.cost, c.x, c.y))
-                    got = best_legal(state, unit, lead, spots, target=None)
+                    got = best_legal(state, unit, lead, spots, target=e.id)
                     if got is not None:
                         mv, end = got
                         return Decision(mv, _r("AI-D.04", f"{unit} senses {e.id} inside its territory and moves "
                                                           f"where it can shoot ((b), {end.cover.value} cover)",
                                                target=None, goal=(end.x, end.y), intruder=e.id), "moving")
                 ch, order = melee_choice(cands, tune.cover_slack)
-                got = best_legal(state, unit, lead, order, target=None)
+                if ranged:  # no spot with a shot in reach: it closes in, but a shooter does not run into contact
+                    order = [c for c in order if not c.contact]
+                got = best_legal(state, unit, lead, order, target=e.id)
                 if got is not None:
                     mv, end = got
                     return Decision(mv, _r("AI-D.04", f"{unit} senses {e.id} inside its territory (centre "

@@ -19,6 +19,8 @@ from game.core.rules.movepath import allowance_of
 from game.core.rules.queries import catalog_of
 from game.core.state import ForceState, GameState, ModelState
 
+TERRITORY = 12.0  # AI-D.02 / AI-D.04 (b): the territory is the 12" round pL
+
 
 @dataclass(frozen=True, slots=True)
 class Tuning:
@@ -51,6 +53,16 @@ def leash_centre(state: GameState, unit: str) -> Point2 | None:
     if f is None or f.centre is None or f.leash is None:
         return None
     return (f.centre[0], f.centre[1])
+
+
+def in_territory(state: GameState, unit: str, model: str) -> bool:
+    """AI-D.02 / AI-D.04 (b): the model's centre within 12.0" of the unit's location point pL (no location: never)."""
+    f = force_of(state, unit)
+    if f is None or f.centre is None:
+        return False
+    m = state.models[model]
+    limit = f.leash if f.leash is not None else TERRITORY
+    return math.hypot(m.x - f.centre[0], m.y - f.centre[1]) <= limit + 1e-9
 
 
 def target_of(state: GameState, unit: str) -> str | None:

@@ -160,16 +160,37 @@ def best_legal(state: GameState, unit: str, lead: ModelState, ranked: Sequence[C
 
 
 def melee_choice(cands: CandidateSet, slack: float) -> tuple[MoveChoice, list[Candidate]]:
-    """AI-D.06 for a melee mover, and the fallback order if the formation cannot take the first choice."""
+    """AI-D.06 for a melee mover, and the fallback order if the formation cannot take the first choice. When the
+    choice is to stay where it stands (nothing reachable makes progress or is better cover: e.g. at the leash
+    boundary, AI-D.05) the order is empty: the unit gives no ground."""
     ch = choose_melee_move(cands, cover_slack=slack)
+    if ch.chosen is None or ch.chosen.source == "stay":
+        return ch, []
     rest = [c for c in cands.kept if math.isfinite(c.progress) and c.source != "stay"]
+    ahead = sorted((c for c in rest if c.progress > EPS), key=lambda c: (-c.progress, c.x, c.y))
     if ch.why == "contact":
-        order = sorted((c for c in rest if c.contact), key=lambda c: (c.cost, c.x, c.y))
+        order = sorted((c for c in rest if c.contact), key=lambda c: (c.cost, c.x, c.y)) + ahead
+    elif ch.why == "cover":
+        order = [c for c in ch.in_cover if c.source != "stay"] + ahead
     else:
-        order = list(ch.in_cover) + sorted(rest, key=lambda c: (-c.progress, c.x, c.y))
-    if ch.chosen is not None and ch.chosen.source != "stay":
-        order = [ch.chosen] + [c for c in order if c is not ch.chosen]
-    return ch, order
+        order = ahead
+    return ch, [ch.chosen] + [c for c in order if c is not ch.chosen]
+
+
+def free_goal(state: GameState, lead: ModelState, goal: Point2, *, ring: float = 3.0) -> Point2:
+    """A point goal the lead can path to (AI-D.04 (a): "toward the last known position"): the goal itself, or when a
+    base stands on it (the hidden target still there, or another model) the nearest point round it that the lead
+    can reach (0.25" rings out to `ring`, 16 directions; ties: nearest the lead, then lowest (x, y))."""
+    start: Point3 = (lead.x, lead.y, lead.z)
+    if path_to(state, lead.id, start, goal).found:
+        return goal
+    rings = [lead.radius + 0.25 * k for k in range(1, int(ring / 0.25) + 1)]
+    for r in rings:
+        pts = sorted(_around(goal[0], goal[1], r), key=lambda p: (math.hypot(p[0] - lead.x, p[1] - lead.y), p))
+        for p in pts:
+            if path_to(state, lead.id, start, p).found:
+                return p
+    return goal
 
 
 def shot_positions(state: GameState, unit: str, lead: ModelState, cands: CandidateSet,
