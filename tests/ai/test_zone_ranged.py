@@ -10,6 +10,7 @@ import pytest
 
 from game.ai.zone.attacks import melee_blows, ranged_shots
 from game.core.actions import Aim, Alert, MeleeAttack, Move, Rally, RangedAttack
+from game.core.battlefield import Cover
 from game.core.rules.exposure import cover_at_rest, in_cover_against, seen_by
 from tests.enginekit import profile
 from tests.zonekit import activate_hostile, add_force, decide, lock, low_wall, step, wall, zone_game
@@ -197,3 +198,29 @@ def test_firing_into_a_melee_aims_first_with_two_actions_and_with_one_picks_anot
             assert isinstance(d.action, RangedAttack) and d.action.target == "clear", d
             assert d.reason["rule"] == "AI-D.08"
     assert math.isfinite(shot.expected)
+
+
+def test_step_3_prefers_the_better_cover_class_over_the_nearer_spot() -> None:
+    """AI-D.07 step 3 "best cover class, then least path cost": a hedge (soft) 1" away and a low brick wall (hard)
+    3" away both keep the shot: the bandit goes to the hard cover."""
+    hedge = low_wall(1, 11.55, 9.0, 12.0, 11.0, cover=Cover.SOFT)
+    brick = low_wall(2, 10.0, 12.55, 12.0, 13.0)
+    st = zone_game([("c1", "a", CREW, (20.0, 16.0))], pieces=(hedge, brick))
+    (b,) = add_force(st, "bandit", [(10.0, 10.0)], location=(10.0, 10.0), tl=2)
+    activate_hostile(st, b)
+    d, _ = step(st)
+    assert isinstance(d.action, Move) and d.reason["numbers"]["cover"] == "hard"
+    assert in_cover_against(st, b, "c1") and ranged_shots(st, b, "c1")
+
+
+def test_a_bandit_senses_an_intruder_and_moves_where_it_can_shoot_it() -> None:
+    """AI-D.04 (b) for a ranged unit: no lock, nobody visible, an enemy inside the territory behind a wall: the
+    bandit moves per AI-D.06 to a legal position with LOS (and range) to it."""
+    st = zone_game([("c1", "a", CREW, (20.0, 10.0))], pieces=(wall(1, 15.0, 6.0, 16.0, 14.0),))
+    (b,) = add_force(st, "bandit", [(12.0, 10.0)], location=(12.0, 12.0), tl=2)
+    activate_hostile(st, b)
+    assert not seen_by(st, b, "c1") and st.ai[b].lock is None
+    d, _ = step(st)
+    assert isinstance(d.action, Move) and d.reason["rule"] == "AI-D.04" and "(b)" in d.reason["text"]
+    assert d.reason["numbers"]["intruder"] == "c1"
+    assert seen_by(st, b, "c1") and ranged_shots(st, b, "c1")
