@@ -56,7 +56,7 @@ def _gone(ctx: Ctx, model: str | None) -> bool:
 
 
 def _drop(ctx: Ctx, mem: HostileMemory, why: str, rule: str) -> None:
-    ctx.emit("target_lock_dropped", (rule, "AI-D.02"), unit=mem.unit, target=mem.lock, why=why)
+    ctx.emit("target_lock_dropped", tuple(dict.fromkeys((rule, "AI-D.02"))), unit=mem.unit, target=mem.lock, why=why)
     mem.lock = None
     mem.last_known = []
     mem.lock_ok = False
