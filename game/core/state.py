@@ -187,6 +187,7 @@ class LocationState:
     footprint: list[list[float]] = field(default_factory=list)  # the scenic item's outline [[x, y]...] (GAP-50, GAP-53)
     search_actions: int = 1  # actions a search takes (MISSION-8.2.CLEARING)
     search_difficulty: int | None = None  # the Skill Check a search demands, None: none (MISSION-8.2.CLEARING)
+    hostile_actions: int | None = None  # its hostiles' actions per activation by the scenario; None: its TL (AI-C.3)
     triggered: bool = False  # MISSION-8.2.TRIGGER (a pre-placed location counts as triggered)
     triggered_by: str | None = None  # the model whose path triggered it last
     triggered_side: str | None = None  # the player who rolls its Zone Hostiles Table (HOSTILE-8.3.ROLL)
@@ -221,6 +222,10 @@ def check_location(loc: LocationState, table: tuple[float, float], *, where: str
     if loc.footprint and len(loc.footprint) < 3:
         raise LocationError(f"{at}{lid}: field 'footprint' has {len(loc.footprint)} points; allowed: none, or a "
                             "polygon of 3 or more")
+    ha = loc.hostile_actions
+    if ha is not None and (isinstance(ha, bool) or ha not in (1, 2, 3)):
+        raise LocationError(f"{at}{lid}: field 'hostile_actions' is {ha!r}; allowed: null (its TL) or 1, 2 or 3 "
+                            "(HOSTILE-8.3.ACTIONS-TL)")
     if not isinstance(loc.search_actions, int) or loc.search_actions < 1:
         raise LocationError(f"{at}{lid}: field 'search_actions' is {loc.search_actions!r}; allowed: a whole "
                             "number >= 1 (MISSION-8.2.CLEARING)")

@@ -114,7 +114,8 @@ def preplace(ctx: Ctx, spec: HostileSpec, n: int) -> None:
     check_spec(ctx, spec, where)
     loc = st.locations[spec.location] if spec.location is not None else None
     tl = loc.tl if loc is not None else 1
-    actions = spec.actions if spec.actions is not None else max(1, tl)
+    own = loc.hostile_actions if loc is not None else None
+    actions = spec.actions if spec.actions is not None else own or max(1, tl)
     tag = spec.tag or (loc.id if loc is not None else f"scenario-{n + 1}")
     cat = catalog_of(ctx)
     try:

@@ -79,11 +79,12 @@ class LocationSpec:
     footprint: tuple[tuple[float, float], ...] = ()
     search_actions: int = 1
     search_difficulty: int | None = None
+    hostile_actions: int | None = None  # its hostiles' actions per activation; None: its TL (HOSTILE-8.3.ACTIONS-TL)
 
     def state(self) -> LocationState:
         return LocationState(self.id, self.name, self.kind, float(self.point[0]), float(self.point[1]), self.tl,
                              [[float(x), float(y)] for x, y in self.footprint], self.search_actions,
-                             self.search_difficulty)
+                             self.search_difficulty, hostile_actions=self.hostile_actions)
 
 
 @dataclass(frozen=True, slots=True)

@@ -279,7 +279,7 @@ def _spawn(ctx: Ctx, result: int) -> str:
         loc.anomaly = True  # SALVAGE-8.4.ANOMALY-PRESENCE (the `*` rows)
     cat = catalog_of(ctx)
     force = new_force(ctx, side=f"zone-{force_tag(ctx, loc.id)}", name=f"{cat.hostile(hostile).name} of {loc.name}",
-                      hostile=hostile, location=loc, actions=loc.tl, roll=result)
+                      hostile=hostile, location=loc, actions=loc.hostile_actions or loc.tl, roll=result)
     sp.force = force.side
     units = add_units(ctx, force, figures)
     for models in units:

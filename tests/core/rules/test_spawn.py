@@ -262,3 +262,18 @@ def test_zone_demo_battlefield_has_the_open_table_unchanged() -> None:
     """The open-table demo has no locations: nothing in it changes (its seeded logs are pinned elsewhere)."""
     bf = Battlefield(name="t", width=36.0, height=36.0, zones=(Zone(1, "z", rect(0, 0, 6, 6)),))
     assert not bf.anchors
+
+
+def test_a_scenario_may_set_its_hostiles_actions() -> None:
+    """HOSTILE-8.3.ACTIONS-TL / AI-C.3: actions per activation = TL unless the scenario states otherwise."""
+    loc = spot("hs", 15.0, 15.0, tl=1)
+    loc.hostile_actions = 2
+    st = crew((5.0, 15.0), loc)
+    apply(st, Move("a1", ((12.0, 15.0),)), ScriptedDice([1, 4, 0.0]))
+    assert st.forces["zone-hs"].actions == 2 and st.models["hs-vermin-1"].profile.actions == 2
+    loc = spot("hs", 15.0, 15.0, tl=1)
+    loc.hostile_actions = 4
+    from game.core.state import LocationError, check_location
+
+    with pytest.raises(LocationError, match="'hostile_actions'"):
+        check_location(loc, (36.0, 36.0))
