@@ -290,10 +290,10 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
                                f"{d['roll']}" + (f", Inspect lets it pick {_names(d['choices'])}"
                                                  if len(d.get("choices") or []) > 1 else "")),
     "hostile_roll_chosen": lambda d: f"  {d['side']} picks {d['result']} (rolled {d['roll']}) for {d['location']}",
-    "hostiles_spawned": lambda d: (f"  {d['name']} appear at {d['location']}: {d['unit']} "
-                                   f"({_n(len(d['models']), 'model')}) at {_names(_pt(p) for p in d['positions'])}, "
+    "hostiles_spawned": lambda d: (f"  Zone Hostiles at {d['location']}: {d['unit']}, {d['name']} x"
+                                   f"{len(d['models'])}, at {_names(_pt(p) for p in d['positions'])}; "
                                    f"{_n(d['actions'], 'action')} each activation"
-                                   + (", an Anomaly is present" if d.get("anomaly") else "")),
+                                   + ("; an Anomaly is present" if d.get("anomaly") else "")),
     "free_move": lambda d: f"  {d['unit']} " + ("makes its free move" if d["moved"] else "stays where it appeared"),
     "force_joins": lambda d: (f"  {d['side']} joins the activation order" + (" this turn" if d["this_turn"]
                                                                           else " from next turn")

@@ -172,8 +172,11 @@ class ZoneAgent:
             why_aim = "it fires into a melee" if shot.into_melee and shot.dice != 1 else f"FP {shot.dice}"
             return Decision(Aim(unit), _r("AI-D.08", f"{unit} Aims before it {how} {foe} ({why_aim}, {left} actions "
                                                      f"left, no move needed)", target=foe, nums=shot.numbers()))
+        target = target_of(state, unit)
+        contact = f"its target {foe} is in base contact" if foe == target else \
+            f"it is in base contact with {foe} (step 2), not with its target {target}"
         why = {"AI-D.03": f"{foe} attacked it in melee and draws it (RULE4)",
-               "AI-D.07": f"{foe} is its target" if not melee else f"it is in base contact with {foe} (step 2)",
+               "AI-D.07": f"{foe} is its target" if not melee else contact,
                "AI-D.02": f"{foe} is its locked target"}.get(rule, f"{foe} is its target")
         return Decision(shot.action, _r(rule, f"{unit} {what} {foe} with {shot.weapon}: {why}; expected wounds "
                                               f"{shot.expected:.2f}", target=foe, nums=shot.numbers()))

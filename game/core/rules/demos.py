@@ -11,20 +11,26 @@ from game.core.rules.setup import MAP_DEMO, Scenario, map_demo
 
 MAP_ZONE_DEMO = "map-zone-demo"
 DEMO_TL = 1  # GAP-118 / MISSION-8.2.HOTSPOT-COUNT: TL1, 2 Hot Spots
-MAP_DEMOS = (MAP_DEMO, MAP_ZONE_DEMO)
+
+
+def zone_demo_id(tl: int) -> str:
+    """`map-zone-demo` at TL1, `map-zone-demo-tl2` / `-tl3` above: a record names the TL it was played at."""
+    return MAP_ZONE_DEMO if tl == DEMO_TL else f"{MAP_ZONE_DEMO}-tl{tl}"
 
 
 def zone_map_demo(bf: Battlefield, tl: int = DEMO_TL) -> Scenario:
     """The demo crews on a map with its Hot Spots and Mission Objective at `tl` (GAP-118)."""
     base = map_demo(bf)
-    return replace(base, id=MAP_ZONE_DEMO, name=f"Zone demo on {bf.name}", locations=demo_locations(bf, tl),
+    return replace(base, id=zone_demo_id(tl), name=f"Zone demo on {bf.name}, TL{tl}", locations=demo_locations(bf, tl),
                    notes=f"The demo crews on a terrain map, TL{tl}: Hot Spots spawn Zone Hostiles (GAP-118).")
 
 
 def demo_of(bf: Battlefield, scenario_id: str) -> Scenario:
-    """The map demo a record names: `map-demo` (no locations) or `map-zone-demo` (Hot Spots, TL1)."""
-    if scenario_id == MAP_ZONE_DEMO:
-        return zone_map_demo(bf)
+    """The map demo a record names: `map-demo` (no locations) or `map-zone-demo[-tlN]` (Hot Spots at TL N)."""
+    for tl in (1, 2, 3):
+        if scenario_id == zone_demo_id(tl):
+            return zone_map_demo(bf, tl)
     if scenario_id == MAP_DEMO:
         return map_demo(bf)
-    raise ValueError(f"scenario {scenario_id!r} is not a map demo; map demos: {', '.join(MAP_DEMOS)}")
+    known = ", ".join([MAP_DEMO] + [zone_demo_id(t) for t in (1, 2, 3)])
+    raise ValueError(f"scenario {scenario_id!r} is not a map demo; map demos: {known}")
