@@ -23,6 +23,7 @@ BENCHMARKS: list[str] = [
     "game.benchmarks.maps",
     "game.benchmarks.movement",
     "game.benchmarks.odds",
+    "game.benchmarks.hostiles",
 ]
 QUICK_BUDGET_S = 300.0  # --quick stays under 5 minutes in total as benchmarks are added
 
