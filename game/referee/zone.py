@@ -78,7 +78,8 @@ Interpretations (to reconcile with the Zone agent, game/ai/zone/, which follows 
    several Alert units: declining is a violation if any of them is due.
 10. AI-S.SPAWN ranged: "best cover position with LOS" = a candidate in cover against the enemy with LOS to it,
    best class first; with no visible enemy the nearest cover is `exposure.nearest_cover`; its end must touch a
-   cover piece (its path cost is not judged). When no such point is reachable nothing is required.
+   cover piece (its path cost is not judged). When no such point is reachable nothing is required; a unit Pinned
+   before its free move (by an interrupt at an earlier free move's window) is not judged (only StayPut is legal).
 11. Not judged: AI-D.04 (no visible enemy), AI-D.05, AI-D.07 step 2's weapon choice and step 4's Alert, AI-D.10
    grenades, AI-D.11 Med-Kits, AI-D.15 followers, AI-S.G3ZOMBIES, AI-S.PREPLACE; the legality rules (leash
    AI-8.3.RULE1/GEO-20, AI-C.6) are refused by `apply` itself.
