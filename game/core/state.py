@@ -360,6 +360,7 @@ class InterruptWindow:
     resume: str  # phase to return to afterwards
     extra_unit: str | None = None  # a crit extra action owed right after the Alert action (GAP-12)
     extra_left: int = 0
+    held_by: str | None = None  # the unit whose held action is resolving (its AI-D.02 check follows it)
 
 
 @dataclass(slots=True)

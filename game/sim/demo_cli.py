@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from game.core.battlefield import Battlefield
 from game.core.events import describe
@@ -30,6 +31,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="play on a Tiled map (e.g. maps/ishikhov.tmx) instead of the open table; the map's Hot Spots "
                         "(TL1, two chosen mirror-symmetrically from its anchors, GAP-118) and Mission Objective "
                         "spawn Zone Hostiles, played by the Zone's A.I.")
+    p.add_argument("--check", action="store_true",
+                   help="judge every hostile decision with the Zone's rules checker (game.referee, which trusts "
+                        "neither the agent nor its reasons); prints its per-rule check counts and any violation on "
+                        "stderr, exit status 1 when a rule was broken")
+    p.add_argument("--tl", type=int, default=None, metavar="N",
+                   help="with --map: the Hot Spots' Threat Level, 1 (default), 2 or 3: 2 x TL Hot Spots, worse "
+                        "hostiles, more actions (MISSION-8.2.TL)")
     p.add_argument("--no-hotspots", action="store_true",
                    help="with --map: no locations, the crews alone (the map demo before Zone Hostiles)")
 
@@ -40,6 +48,12 @@ def run(args: argparse.Namespace) -> int:
     overrides = _overrides(args.set)
     if isinstance(overrides, int):
         return overrides
+    if args.no_hotspots and args.map is None:
+        return fail(COMMAND, "--no-hotspots", "only means something with --map (the open table has no locations)")
+    if args.tl is not None and (args.map is None or args.no_hotspots):
+        return fail(COMMAND, "--tl", "needs --map (and no --no-hotspots): only a map's Hot Spots have a Threat Level")
+    if args.tl is not None and args.tl not in (1, 2, 3):
+        return fail(COMMAND, "--tl", f"{args.tl} is not a Threat Level a demo plays; use 1, 2 or 3 (MISSION-8.2.TL)")
     bf: Battlefield | None = None
     scen: Scenario = scenario("open-table-demo")
     if args.map is not None:
@@ -47,19 +61,22 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             bf = load_map(args.map)
-            scen = map_demo(bf) if args.no_hotspots else zone_map_demo(bf)
+            scen = map_demo(bf) if args.no_hotspots else zone_map_demo(bf, args.tl or 1)
         except MapError as exc:
             return fail(COMMAND, "--map", exc.summary())
         except (ValueError, OSError) as exc:
             return fail(COMMAND, "--map", str(exc))
-    if args.no_hotspots and args.map is None:
-        return fail(COMMAND, "--no-hotspots", "only means something with --map (the open table has no locations)")
     if args.record is not None:
         problem = output_problem(args.record)
         if problem is not None:
             return fail(COMMAND, "--record", problem)
     agents = {c.side: RandomAgent(args.seed * 1000 + i) for i, c in enumerate(scen.crews)}
-    _, record, events = play(scen, agents, args.seed, settings=overrides, battlefield=bf)
+    checker = None
+    if args.check:
+        from game.referee.zone import ZoneChecker
+
+        checker = ZoneChecker(overrides)
+    _, record, events = play(scen, agents, args.seed, settings=overrides, battlefield=bf, observer=checker)
     for e in events:
         print(e.line() if args.json else describe(e))
     if args.record is not None:
@@ -67,6 +84,14 @@ def run(args: argparse.Namespace) -> int:
             atomic_write_text(args.record, json.dumps(record.to_json(), indent=1, sort_keys=True))
         except OSError as exc:
             return fail(COMMAND, "--record", f"cannot write {args.record}: {exc.strerror or exc}")
+    if checker is not None:
+        rep = checker.report
+        print(f"zona-alfa demo --check: {sum(rep.checks.values())} checks of {len(rep.checks)} rules, "
+              f"{len(rep.violations)} violation(s)", file=sys.stderr)
+        print(rep.summary(), file=sys.stderr)
+        for v in rep.violations:
+            print(v.text(), file=sys.stderr)
+        return 0 if rep.ok else 1
     return 0
 
 

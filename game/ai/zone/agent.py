@@ -440,6 +440,11 @@ class ZoneAgent:
         assert sp is not None
         unit = sp.pending[0]
         target = target_of(state, unit)
+        pins = state.units[unit].pins
+        if pins:
+            why = "a Pinned unit may only Rally, so it stays (COMBAT-4.4.PIN-LOCK)"
+            return Decision(StayPut(unit), _r("AI-S.SPAWN", f"{unit} was Pinned ({pins}) before its free move: {why}",
+                                              target=target, pins=pins))
         visible = target is not None and bool(seen_by(state, unit, target))
         tune = Tuning.of(state)
         models = unit_models(state, unit)

@@ -271,6 +271,12 @@ def resume(ctx: Ctx) -> None:
     if check_early_end(ctx):
         return
     if st.interrupt is not None:
+        held, st.interrupt.held_by = st.interrupt.held_by, None
+        if held is not None and memory.is_hostile_unit(ctx, held):
+            memory.checkpoint(ctx, held)  # AI-D.02: the check after a held action that waited for a decision
+        if st.trigger_queue and st.spawning is None:
+            finish_spawn(ctx, spawn.begin(ctx, "window"))
+            return
         refresh_window(ctx)
     elif st.activation is not None:
         after_action(ctx)

@@ -269,12 +269,14 @@ def _on_interrupt(ctx: Ctx, action: Action) -> None:
         unit.alert = False
     ctx.emit("interrupt", ("TURN-7", "CORE-3.3.ALERT"), unit=action.unit, action=type(inner).__name__,
              acting_unit=win.acting_unit)
+    win.held_by = action.unit
     dispatch.do(ctx, inner, actor=action.unit, context="alert")
     dispatch.run_continuations(ctx)
     if st.phase in (Phase.MEDKIT, Phase.PARRY):
         return
     if check_early_end(ctx):
         return
+    win.held_by = None
     if memory.is_hostile_unit(ctx, action.unit):
         memory.checkpoint(ctx, action.unit)
     if st.trigger_queue and st.spawning is None:
