@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.core.actions import Action, Aim, Alert, MeleeAttack, Rally, UseItem, Withdraw
+from game.core.actions import Action, Aim, Alert, MeleeAttack, Rally, RangedAttack, UseItem, Withdraw
 from game.core.rules.exposure import cover_against, enemies, nearest_model, seen_by
 from game.core.state import GameState
 from game.referee.memory import Memory
@@ -17,6 +17,7 @@ from game.referee.situation import (
     Option,
     Tuning,
     actions_left,
+    attack_dice,
     attacked,
     fire_power,
     in_melee,
@@ -137,7 +138,7 @@ def _judge_possible(j: Judge, before: GameState, after: GameState, unit: str, ac
         if not cover_against(before, lead, target).in_cover:
             move_need = cover_move_need(before, unit, target, tune.cover_slack)
     lead_model = next(m for m in before.unit_models(unit) if m.in_play)
-    fp1 = any(fire_power(before, lead_model, o.action.weapon, melee=not o.ranged) == 1 for o in p.options)
+    fp1 = any(attack_dice(before, o.action) == 1 for o in p.options)
     into = any(o.into_melee for o in p.options)
     aim_ok = left >= 2 and move_need is None and not aimed and (fp1 or into)
     if it.source == "draw" and target in p.targets and not ranged:
@@ -150,7 +151,8 @@ def _judge_possible(j: Judge, before: GameState, after: GameState, unit: str, ac
             j.check("AI-D.07", unit, False, f"{name} from the open", f"a Move to cover first: {move_need.text}")
         weapon = getattr(action, "weapon", None)
         if weapon is not None and not aimed and left >= 2 and move_need is None:
-            fp = fire_power(before, lead_model, weapon, melee=isinstance(action, MeleeAttack))
+            fp = attack_dice(before, action) if isinstance(action, (RangedAttack, MeleeAttack)) else \
+                fire_power(before, lead_model, weapon, melee=False)
             into_it = any(o.into_melee and o.action == action for o in ranged)
             j.check("AI-D.08", unit, fp != 1 and not into_it,
                     f"{name} with {weapon} (FP {fp}{', into a melee' if into_it else ''}) un-aimed, {left} actions "

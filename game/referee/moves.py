@@ -18,6 +18,7 @@ from game.core.rules.exposure import (
     pathdist,
     seen_by,
 )
+from game.core.rules.formation import formation_move
 from game.core.state import GameState
 from game.referee.report import Judge
 from game.referee.situation import Probe, allowance, leash_of, options, touching
@@ -153,7 +154,29 @@ def judge_move(j: Judge, rule: str, before: GameState, after: GameState, unit: s
     if need.kind == "none":
         return
     ok, where = meets(before, after, unit, lead, target, need, slack)
+    if not ok and not _could_follow(before, unit, lead, target, need, cands, slack, context):
+        ok, where = True, where + "; no end point meeting it lets the whole unit follow (AI-D.15)"
     j.check(rule, unit, ok, where, need.text)
+
+
+def _could_follow(before: GameState, unit: str, lead: str, target: str, need: Need, cands: CandidateSet,
+                  slack: float, context: str, tries: int = 12) -> bool:
+    """For a multi-model unit: whether some lead end point meeting the need lets every follower keep cohesion within
+    its allowance (the core's AI-D.15 query, game.core.rules.formation); one-model units always could."""
+    if sum(1 for m in before.unit_models(unit) if m.in_play) < 2:
+        return True
+    kept = [c for c in cands.kept if c.source != "stay" and math.isfinite(c.progress)]
+    if need.kind == "contact":
+        meeting = [c for c in kept if c.contact]
+    elif need.kind == "cover":
+        meeting = [c for c in kept if c.cover.rank >= need.rank and c.progress >= need.best - slack - 1e-6]
+    elif need.kind == "progress":
+        meeting = [c for c in kept if c.progress >= need.best - slack - 1e-6]
+    else:
+        return True
+    meeting.sort(key=lambda c: (c.cost, c.x, c.y))
+    return any(formation_move(before, unit, lead, c.path, target=target, context=context) is not None
+               for c in meeting[:tries])
 
 
 def judge_spawn_ranged(j: Judge, before: GameState, after: GameState, unit: str, target: str | None,

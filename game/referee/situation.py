@@ -89,6 +89,21 @@ def fire_power(state: GameState, model: ModelState, weapon: str, *, melee: bool)
     return int(model_profile(model, w, prof).fp or 0)
 
 
+def attack_dice(state: GameState, action: RangedAttack | MeleeAttack, context: str = "own") -> int:
+    """The FP an attack rolls, from the resolver's own plan: a multi-model unit's pooled FP (GAP-77; "treat a
+    multi-model unit as one model with more FP", CORE-3.7.AS-ONE-MODEL), which AI-D.08 (a) reads as the unit's FP."""
+    from game.core.rules.context import Ctx, NoDice
+    from game.core.rules.fire import ranged_plan
+    from game.core.rules.melee import melee_plan
+    from game.core.rules.queries import sole_model
+
+    ctx = Ctx(state, NoDice(), state.battlefield)
+    m = sole_model(ctx, action.unit)
+    if isinstance(action, RangedAttack):
+        return int(ranged_plan(ctx, action, m, context).numbers.dice)
+    return int(melee_plan(ctx, action, m, state.models[action.target], context).weapons[0][1].dice)
+
+
 def actions_left(state: GameState) -> int:
     """The actions the active unit may still spend in its current stage (TURN-6)."""
     return remaining(state.activation) if state.activation is not None else 0

@@ -45,7 +45,6 @@ from game.core.actions import (
     DeclineMedKit,
     EndActivation,
     Interrupt,
-    MeleeAttack,
     Parry,
     Rally,
     Reasoned,
@@ -53,7 +52,6 @@ from game.core.actions import (
     UseItem,
 )
 from game.core.rules import remaining
-from game.core.rules.attack import expected_wound_chance
 from game.core.rules.exposure import (
     choose_target,
     dist,
@@ -65,7 +63,7 @@ from game.core.rules.exposure import (
     vis,
 )
 from game.core.rules.flow import eligible_units
-from game.core.rules.melee import melee_plan
+from game.core.rules.melee import parry_chances
 from game.core.state import GameState, Phase
 
 HOME = 3.0  # AI-D.04 (c): a unit more than 3" from pL walks back until within 3"
@@ -407,12 +405,10 @@ class ZoneAgent:
     # --- AI-D.12 parry, AI-D.11 Med-Kit -------------------------------------------------------------------
 
     def _parry(self, state: GameState) -> Decision:
+        """AI-D.12 with pA and pB from the numbers the round's saves will use (rules.melee.parry_chances)."""
         c = state.continuations[0]
-        ctx = ctx_of(state)
         a, d = state.models[c["attacker"]], state.models[c["defender"]]
-        plan = melee_plan(ctx, MeleeAttack(a.unit, d.id, c["a_hits_by"][0][0]), a, d, "own")
-        p_a = expected_wound_chance(plan.weapons[0][1])
-        p_b = expected_wound_chance(plan.defender_numbers)
+        p_a, p_b = parry_chances(ctx_of(state), c)
         k = parry_hits(int(c["a_hits"]), int(c["d_hits"]), p_a, p_b)
         return Decision(Parry(a.unit, k), _r("AI-D.12", f"{a.unit} parries {k} of {d.id}'s {c['d_hits']} hit(s): "
                                                         f"pA {p_a:.2f}, pB {p_b:.2f}", target=d.id, pA=round(p_a, 4),

@@ -8,7 +8,15 @@ from game.core.actions import IllegalAction, MeleeAttack, Parry, Withdraw
 from game.core.catalog.profiles import Weapon, WeaponProfile
 from game.core.dice import PoolResult, evaluate_pool
 from game.core.geometry.distance import base_distance
-from game.core.rules.attack import lead_model, model_profile, numbers, pooled_fp, situation, take_hits
+from game.core.rules.attack import (
+    expected_wound_chance,
+    lead_model,
+    model_profile,
+    numbers,
+    pooled_fp,
+    situation,
+    take_hits,
+)
 from game.core.rules.context import record_crit
 from game.core.rules.modifiers import AttackNumbers, AttackSituation
 from game.core.rules.movepath import (
@@ -181,6 +189,19 @@ def check_parry(ctx: Ctx, act: Parry) -> dict[str, Any]:
     if not 0 <= act.hits <= top:
         raise IllegalAction(f"parry between 0 and {top} hits", "COMBAT-4.2.PARRY")
     return c
+
+
+def parry_chances(ctx: Ctx, c: dict[str, Any]) -> tuple[float, float]:
+    """AI-D.12 inputs for a melee round waiting for its parry, from the numbers `resolve_melee_round` will use: pA
+    = the chance one of the attacker's hits (its first weapon, with the round's Aim) wounds the defender, pB = the
+    chance one defender hit wounds the attacker."""
+    st = ctx.state
+    a, d = st.models[c["attacker"]], st.models[c["defender"]]
+    cat = catalog_of(ctx)
+    aw, dw = cat.weapon(c["a_hits_by"][0][0]), cat.weapon(c["d_weapon"])
+    a_nums = numbers(ctx, a, d, aw, melee_profile(aw, a), situation(ctx, a, d, melee=True, aim=c["aim"]))
+    d_nums = numbers(ctx, d, a, dw, melee_profile(dw, d), situation(ctx, d, a, melee=True))
+    return expected_wound_chance(a_nums), expected_wound_chance(d_nums)
 
 
 def resolve_melee_round(ctx: Ctx, c: dict[str, Any]) -> None:
