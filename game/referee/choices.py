@@ -116,7 +116,8 @@ def judge_action(j: Judge, before: GameState, after: GameState, action: Action, 
                 "melee-only hostiles never go on Alert")
     left = actions_left(before)
     it = intent(before, unit, memory, tune)
-    p = plan(before, unit, it, tune, single=left < 2)
+    aimed_now = bool(act.aim)  # an Aim already taken: the aimed shot into a melee is what AI-D.08 prescribes
+    p = plan(before, unit, it, tune, single=left < 2 and not aimed_now)
     if isinstance(action, ATTACKS):
         judge_target(j, before, unit, action, p)
     if p.options:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from game.core.rules.context import read_ctx
 from game.core.rules.exposure import (
     Candidate,
     CandidateSet,
@@ -19,6 +20,7 @@ from game.core.rules.exposure import (
     seen_by,
 )
 from game.core.rules.formation import formation_move
+from game.core.rules.queries import enemy_contacts
 from game.core.state import GameState
 from game.referee.report import Judge
 from game.referee.situation import Probe, allowance, leash_of, options, touching
@@ -161,8 +163,12 @@ def judge_move(j: Judge, rule: str, before: GameState, after: GameState, unit: s
 
 def _could_follow(before: GameState, unit: str, lead: str, target: str, need: Need, cands: CandidateSet,
                   slack: float, context: str, tries: int = 12) -> bool:
-    """For a multi-model unit: whether some lead end point meeting the need lets every follower keep cohesion within
-    its allowance (the core's AI-D.15 query, game.core.rules.formation); one-model units always could."""
+    """Whether some lead end point meeting the need was a Move the engine accepts with every follower keeping
+    cohesion within its allowance (the core's AI-D.15 query, game.core.rules.formation, which checks the Move with
+    the engine's own checks): a unit Engaged in melee cannot move at all (COMBAT-4.3.WITHDRAW)."""
+    ctx = read_ctx(before)
+    if any(enemy_contacts(ctx, m) for m in before.unit_models(unit) if m.in_play):
+        return False
     if sum(1 for m in before.unit_models(unit) if m.in_play) < 2:
         return True
     kept = [c for c in cands.kept if c.source != "stay" and math.isfinite(c.progress)]
@@ -196,4 +202,6 @@ def judge_spawn_ranged(j: Judge, before: GameState, after: GameState, unit: str,
     if need.kind == "none":
         return
     ok, where = meets(before, after, unit, lead, target, need, slack)
+    if not ok and any(enemy_contacts(read_ctx(before), m) for m in before.unit_models(unit) if m.in_play):
+        ok, where = True, where + "; it appeared in base contact with an enemy and cannot move (COMBAT-4.3.WITHDRAW)"
     j.check("AI-S.SPAWN", unit, ok, where, need.text)

@@ -301,19 +301,21 @@ class ZoneAgent:
         melee; with none it holds its fire."""
         tune = Tuning.of(state)
         ch = choose_target(state, unit, close_tol=tune.close_tol, hostile_vs_hostile=tune.hostile_vs_hostile)
-        rest = sorted((f for f in ch.visible if f not in ch.ranked), key=lambda f: (not f.in_open, f.distance,
-                                                                                     f.enemy))
-        for f in [*ch.ranked, *rest]:
-            if f.enemy == target:
-                continue
-            ok = [s for s in ranged_shots(state, unit, f.enemy) if not s.into_melee]
-            if ok:
-                shot = ok[0]
-                return Decision(shot.action, _r("AI-D.08", f"{unit} will not fire un-aimed into the melee round "
-                                                           f"{target} with 1 action: it shoots {f.enemy} instead "
-                                                           f"with {shot.weapon} (expected wounds "
-                                                           f"{shot.expected:.2f})", target=f.enemy,
-                                                nums=shot.numbers(), locked=target))
+        shots = {f.enemy: [s for s in ranged_shots(state, unit, f.enemy) if not s.into_melee]
+                 for f in ch.visible if f.enemy != target}
+        able = [f for f in ch.visible if shots.get(f.enemy)]
+        # AI-D.01 among those it can shoot outside a melee: the open first, d* + tolerance, then (pen, dist, id)
+        pool = [f for f in able if f.in_open] or able
+        if pool:
+            d_star = min(f.distance for f in pool)
+            near = [f for f in pool if f.distance <= d_star + tune.close_tol + 1e-9]
+            f = min(near, key=lambda f: (f.pen, f.distance, f.enemy))
+            shot = shots[f.enemy][0]
+            return Decision(shot.action, _r("AI-D.08", f"{unit} will not fire un-aimed into the melee round "
+                                                       f"{target} with 1 action: it shoots {f.enemy} instead "
+                                                       f"with {shot.weapon} (the AI-D.01 choice among the others; "
+                                                       f"expected wounds {shot.expected:.2f})", target=f.enemy,
+                                            nums=shot.numbers(), locked=target))
         return Decision(EndActivation(unit), _r("AI-D.08", f"{unit} will not fire un-aimed into the melee round "
                                                            f"{target} with 1 action and has no other shot: it holds "
                                                            f"its fire", target=target))
@@ -362,10 +364,13 @@ class ZoneAgent:
                     if walk is not None and legal(state, walk, unit):
                         return Decision(walk, _r("AI-D.04", f"{unit} sees nobody and walks back toward its location "
                                                           f"({far:.1f}\" away; (c))", goal=c, distance=far), "moving")
+        # a unit that searched for a move ((b) or (c)) and found none still did the moving kind of work
+        kind = "moving" if force is not None and force.centre is not None and (inside or far > HOME + 1e-9) \
+            else "standing"
         if is_ranged_unit(state, unit) and left >= 2 and tune.alert and in_cover_at_rest(state, unit) \
                 and not state.units[unit].alert:
-            return Decision(Alert(unit), _r("AI-D.04", f"{unit} sees nobody and waits on Alert in cover ((d))"))
-        return Decision(EndActivation(unit), _r("AI-D.04", f"{unit} sees nobody and holds its ground ((d))"))
+            return Decision(Alert(unit), _r("AI-D.04", f"{unit} sees nobody and waits on Alert in cover ((d))"), kind)
+        return Decision(EndActivation(unit), _r("AI-D.04", f"{unit} sees nobody and holds its ground ((d))"), kind)
 
     # --- AI-D.09 interrupts ------------------------------------------------------------------------------
 

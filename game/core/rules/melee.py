@@ -27,7 +27,15 @@ from game.core.rules.movepath import (
     refuse_leash,
     withdraw_hustle,
 )
-from game.core.rules.queries import aim_pending, catalog_of, contact_tol, enemy_contacts, in_contact, target_model
+from game.core.rules.queries import (
+    aim_pending,
+    catalog_of,
+    contact_tol,
+    enemy_contacts,
+    in_contact,
+    opposed,
+    target_model,
+)
 from game.core.rules.stats import Allowance
 from game.core.rules.wounds import inflict_wounds
 from game.core.state import ModelState, Phase
@@ -280,7 +288,8 @@ def check_withdraw(ctx: Ctx, act: Withdraw, m: ModelState, context: str) -> int:
     end = m.base().__class__(m.id, verdict.points[-1][0], verdict.points[-1][1], verdict.end_z, m.radius,
                              m.profile.height, m.side)
     for o in ctx.state.models.values():
-        if o.in_play and o.side != m.side and base_distance(end, o.base()).distance <= contact_tol(ctx) + EPS:
+        touching = base_distance(end, o.base()).distance <= contact_tol(ctx) + EPS
+        if o.in_play and opposed(ctx, m.side, o.side) and touching:
             raise IllegalAction(f"a Withdraw must end out of contact; it ends touching {o.id}", "COMBAT-4.3.WITHDRAW")
     return int(ctx.settings["melee.withdraw_cost"])
 

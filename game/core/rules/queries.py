@@ -32,8 +32,17 @@ def contacts_of(ctx: Ctx, m: ModelState) -> list[ModelState]:
     return [o for o in ctx.state.models.values() if o.id != m.id and o.in_play and in_contact(ctx, m, o)]
 
 
+def opposed(ctx: Ctx, a: str, b: str) -> bool:
+    """Sides a and b are enemies: different sides, except two hostile forces, which never fight each other
+    (GAP-114, `ai.hostile_vs_hostile`=false)."""
+    if a == b:
+        return False
+    forces = ctx.state.forces
+    return not (a in forces and b in forces) or bool(ctx.settings["ai.hostile_vs_hostile"])
+
+
 def enemy_contacts(ctx: Ctx, m: ModelState) -> list[ModelState]:
-    return [o for o in contacts_of(ctx, m) if o.side != m.side]
+    return [o for o in contacts_of(ctx, m) if opposed(ctx, m.side, o.side)]
 
 
 def unit_mates(ctx: Ctx, m: ModelState) -> list[ModelState]:
@@ -48,6 +57,9 @@ def target_model(ctx: Ctx, a: ModelState, target_id: str) -> ModelState:
         raise IllegalAction(f"no model {target_id!r} on the table", "CORE-3.3.ATTACK")
     if t.side == a.side:
         raise IllegalAction(f"{target_id} is a friend", "CORE-3.3.ATTACK")
+    if not opposed(ctx, a.side, t.side):
+        raise IllegalAction(f"{target_id} belongs to another hostile force: hostile forces never attack each other",
+                            "GAP-114")
     if t.dead:
         raise IllegalAction(f"{target_id} is dead", "COMBAT-4.4.PERMA-DEAD")
     return t
@@ -75,7 +87,7 @@ def can_see(ctx: Ctx, a: ModelState, b: ModelState) -> bool:
 
 
 def enemies_of(ctx: Ctx, side: str) -> list[ModelState]:
-    return [m for m in ctx.state.models.values() if m.in_play and m.side != side]
+    return [m for m in ctx.state.models.values() if m.in_play and opposed(ctx, side, m.side)]
 
 
 def engaged(ctx: Ctx, m: ModelState) -> bool:
