@@ -6,8 +6,8 @@ from game.sim.soak import main, soak
 
 
 def test_checked_zone_demos_break_no_rule() -> None:
-    results = soak(3, first_seed=2, maps=("ishikhov", "sandbox", "chernya-woods"))
-    assert [(r.map, r.seed) for r in results] == [("ishikhov", 2), ("sandbox", 3), ("chernya-woods", 4)]
+    results = soak(2, first_seed=2, maps=("ishikhov", "sandbox"))
+    assert [(r.map, r.seed) for r in results] == [("ishikhov", 2), ("sandbox", 3)]
     broken = [v for r in results for v in r.violations]
     assert not broken, "\n".join(broken)
     checks: dict[str, int] = {}

@@ -415,9 +415,11 @@ class ZoneAgent:
         a, d = state.models[c["attacker"]], state.models[c["defender"]]
         p_a, p_b = parry_chances(ctx_of(state), c)
         k = parry_hits(int(c["a_hits"]), int(c["d_hits"]), p_a, p_b)
-        return Decision(Parry(a.unit, k), _r("AI-D.12", f"{a.unit} parries {k} of {d.id}'s {c['d_hits']} hit(s): "
-                                                        f"pA {p_a:.2f}, pB {p_b:.2f}", target=d.id, pA=round(p_a, 4),
-                                             pB=round(p_b, 4), a=c["a_hits"], b=c["d_hits"], k=k))
+        why = (f"a hit of {d.id} wounds it likelier (pB {p_b:.2f}) than its own wounds {d.id} (pA {p_a:.2f})"
+               if p_b > p_a else f"its own hit wounds at least as likely (pA {p_a:.2f}, pB {p_b:.2f})")
+        return Decision(Parry(a.unit, k), _r("AI-D.12", f"{a.unit} parries {k} ({c['a_hits']} hit(s) against "
+                                                        f"{d.id}'s {c['d_hits']}): {why}", target=d.id,
+                                             pA=round(p_a, 4), pB=round(p_b, 4), a=c["a_hits"], b=c["d_hits"], k=k))
 
     def _medkit(self, state: GameState) -> Decision:
         """AI-D.11: a hostile with a Med-Kit uses it on itself at once if that prevents OOA or removes Two-Wound
