@@ -12,11 +12,17 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from game.core.battlefield import Base, Cover, Point2, Point3, Scene
+from game.core.battlefield import Base, Battlefield, Cover, Point2, Point3, Scene, TerrainPiece
 from game.core.geometry.distance import base_distance, terrain_distance
 from game.core.geometry.movement.cost import path_cost
+from game.core.geometry.movement.field import CostField, arrivals, cost_field, crosses_enemies
 from game.core.geometry.movement.paths import PathResult, shortest_path
 from game.core.geometry.movement.positions import position_fact
+from game.core.geometry.movement.query import enemy_bases
+from game.core.geometry.movement.standing import floors, legal_positions
+from game.core.geometry.sight.batch import check_pairs
+from game.core.geometry.sight.cover import cover_against as geo_cover
+from game.core.geometry.terrain import level_at
 from game.core.geometry.zone import cohesion, leash_ok
 from game.core.rules.attack import situation
 from game.core.rules.context import read_ctx
@@ -26,8 +32,7 @@ from game.core.state import GameState, ModelState, SideKind
 from game.core.tolerance import EPS
 
 COVER_CLASSES = (Cover.SOFT, Cover.HARD, Cover.HARDENED)
-CLOSE_TOL = 1.0  # AI-D.01 [`ai.close_tol`=1.0]
-COVER_SLACK = 1.0  # AI-D.06 [`ai.cover_slack`=1.0]
+COVER_BOXES = "exposure.cover_pieces"  # Battlefield.cache: the cover pieces' boxes and contact points
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +174,7 @@ def pen(state: GameState, unit: str, enemy: str) -> int:
     return -sum(p.value for p in pen_parts(state, nearest_model(state, unit, enemy), state.models[enemy]))
 
 
-def choose_target(state: GameState, unit: str, *, close_tol: float = CLOSE_TOL,
+def choose_target(state: GameState, unit: str, *, close_tol: float,
                   hostile_vs_hostile: bool = False) -> TargetChoice:
     """AI-D.01 (AI-8.3.RULE3): C = vis(H); if some candidate is in the open, C = those in the open; d* = min dist;
     C' = {e in C : dist(H, e) <= d* + close_tol}; choose min over C' of (pen(H, e), dist(H, e), id). `close_tol` is
@@ -334,16 +339,27 @@ def contact_points(footprint: Sequence[Point2], radius: float, *, gap: float = 0
     return out
 
 
-def _cover_of(state: GameState, m: ModelState, xyz: Point3, target: ModelState | None) -> Cover:
-    """GEO-12/GEO-14 cover class (after elevation) of m standing at xyz against the target's fire."""
-    if target is None or not state.battlefield.pieces:
-        return Cover.NONE
-    from game.core.geometry.sight.cover import cover_against as geo_cover
-
+def _covers(state: GameState, m: ModelState, ends: Sequence[Point3], target: ModelState | None) -> list[Cover]:
+    """GEO-12/GEO-14 cover class (after elevation) of m standing at each end point against the target's fire: one
+    compiled batch of (target, m-there) checks (`sight.batch.check_pairs`, the verdicts of
+    `sight.cover.cover_against`); with `los.models_block` every stand-in would block the others, so each point is
+    asked alone."""
+    if target is None or not state.battlefield.pieces or not ends:
+        return [Cover.NONE] * len(ends)
+    settings = read_ctx(state).settings
     sc = state.scene()
-    bases = tuple(replace(b, x=xyz[0], y=xyz[1], z=xyz[2]) if b.id == m.id else b for b in sc.bases)
-    fact = geo_cover(state.battlefield, Scene(bases, sc.smoke), target.id, m.id, settings=read_ctx(state).settings)
-    return fact.degraded
+    if settings["los.models_block"]:
+        out = []
+        for xyz in ends:
+            bases = tuple(replace(b, x=xyz[0], y=xyz[1], z=xyz[2]) if b.id == m.id else b for b in sc.bases)
+            out.append(geo_cover(state.battlefield, Scene(bases, sc.smoke), target.id, m.id,
+                                 settings=settings).degraded)
+        return out
+    here = m.base()
+    stand_ins = [replace(here, id=f"{m.id}@{k}", x=xyz[0], y=xyz[1], z=xyz[2]) for k, xyz in enumerate(ends)]
+    scene = Scene((target.base(), *stand_ins), sc.smoke)
+    verdicts = check_pairs(state.battlefield, scene, [(target.id, b.id) for b in stand_ins], settings=settings)
+    return [v.degraded for v in verdicts]
 
 
 def path_to(state: GameState, model: str, start: Point3, goal: Point2 | str, *,
@@ -352,25 +368,32 @@ def path_to(state: GameState, model: str, start: Point3, goal: Point2 | str, *,
     left out of the obstacles (its own base is where the path ends), the other bases as GEO-8 obstacles."""
     m = state.models[model]
     settings = read_ctx(state).settings
-    if isinstance(goal, str):
-        t = state.models[goal]
-        end: Point3 = (t.x, t.y, t.z)
-        others = _others(state, model, goal)
-    else:
-        end = (float(goal[0]), float(goal[1]), m.z)
-        others = _others(state, model)
+    end, others = _goal_end(state, m, goal)
     return shortest_path(state.battlefield, start, end, radius=m.radius, height=m.profile.height, others=others,
                          side=m.side, budget=budget, settings=settings)
+
+
+def _goal_end(state: GameState, m: ModelState, goal: Point2 | str) -> tuple[Point3, list[Base]]:
+    """Where a path to the goal ends (a target model's centre, or the point at the mover's height) and the bases
+    in the way (the target's own left out)."""
+    if isinstance(goal, str):
+        t = state.models[goal]
+        return (t.x, t.y, t.z), _others(state, m.id, goal)
+    return (float(goal[0]), float(goal[1]), m.z), _others(state, m.id)
 
 
 def pathdist(state: GameState, model: str, start: Point3, goal: Point2 | str) -> float:
     """AI-D.06 pathdist(p -> goal): the GEO-27 shortest-path cost from p to the goal (see `path_to`); for a target
     model minus the two radii, i.e. the travel to base contact (the constant cancels in progress). inf: no path."""
-    res = path_to(state, model, start, goal)
+    return _travel(state, state.models[model], path_to(state, model, start, goal), goal)
+
+
+def _travel(state: GameState, m: ModelState, res: PathResult, goal: Point2 | str) -> float:
+    """pathdist from a found path: its cost, less the two radii for a target model; inf without a path."""
     if not res.found:
         return math.inf
     if isinstance(goal, str):
-        return max(0.0, res.cost - state.models[model].radius - state.models[goal].radius)
+        return max(0.0, res.cost - m.radius - state.models[goal].radius)
     return res.cost
 
 
@@ -389,11 +412,12 @@ def _prefix(points: Sequence[Point3], length: float) -> list[Point3]:
     return out or [points[-1]]
 
 
-def _progress_point(state: GameState, m: ModelState, goal: Point2 | str, allowance: float) -> Point3 | None:
-    """(i) the point along the shortest path toward the goal at full allowance (stopping at base contact with a
-    target model), found by bisection on the path length so its own path cost is within the allowance."""
+def _progress_point(state: GameState, m: ModelState, goal: Point2 | str, allowance: float,
+                    res: PathResult) -> Point3 | None:
+    """(i) the point along the shortest path toward the goal (`res`, from the current position) at full allowance
+    (stopping at base contact with a target model), found by bisection on the path length so its own path cost is
+    within the allowance."""
     start: Point3 = (m.x, m.y, m.z)
-    res = path_to(state, m.id, start, goal)
     if not res.found or len(res.points) < 2:
         return None
     pts = res.points
@@ -417,6 +441,123 @@ def _progress_point(state: GameState, m: ModelState, goal: Point2 | str, allowan
     return _prefix(pts, lo)[-1]
 
 
+def _at(a: Point3, b: Point3) -> bool:
+    """The same place for `shortest_path` (its zero-length answer)."""
+    return math.hypot(a[0] - b[0], a[1] - b[1]) <= EPS and abs(a[2] - b[2]) <= EPS
+
+
+def _routes(state: GameState, m: ModelState, ends: Sequence[Point3], floor: Sequence[int | None], allowance: float,
+            others: Sequence[Base]) -> list[tuple[float, tuple[Point3, ...]] | None]:
+    """GEO-27 cheapest path (cost, points) from m's position to each end within `allowance`, None where there is
+    none, as `shortest_path` finds it, from two cost fields (`movement.field`) instead of a search per end: the
+    first without enemy bases; an end whose path there would pass an enemy base is reached from the second, which
+    routes round them (`shortest_path`'s two passes). The ends at the start, and those a field is not sure of
+    (`field.Arrival.sure`), are asked of `shortest_path`."""
+    bf = state.battlefield
+    settings = read_ctx(state).settings
+    start: Point3 = (m.x, m.y, m.z)
+    r, h = m.radius, m.profile.height
+    out: list[tuple[float, tuple[Point3, ...]] | None] = [None] * len(ends)
+    ask = [k for k, e in enumerate(ends) if not bf.pieces or _at(e, start)]
+    todo = [k for k, e in enumerate(ends) if bf.pieces and not _at(e, start)]
+    enemies = enemy_bases(others, m.side)
+    blocked: list[int] = []
+    if todo:
+        f = cost_field(bf, start, radius=r, height=h, bound=allowance, settings=settings)
+        for k, a in zip(todo, arrivals(f, [ends[k] for k in todo], floors=[floor[k] for k in todo]), strict=True):
+            if a is None:
+                continue  # no path within the allowance even through enemy bases: none round them either
+            if not a.sure:
+                ask.append(k)
+            elif crosses_enemies(a.path, enemies, radius=r, height=h):
+                blocked.append(k)
+            else:
+                out[k] = (a.cost, a.path)
+    if blocked:
+        f2 = cost_field(bf, start, radius=r, height=h, bound=allowance, enemies=enemies, settings=settings)
+        for k, a in zip(blocked, arrivals(f2, [ends[k] for k in blocked], floors=[floor[k] for k in blocked]),
+                        strict=True):
+            if a is not None and not a.sure:
+                ask.append(k)
+            elif a is not None:
+                out[k] = (a.cost, a.path)
+    for k in sorted(ask):
+        res = shortest_path(bf, start, ends[k], radius=r, height=h, others=others, side=m.side, budget=allowance,
+                            settings=settings)
+        if res.found and res.cost <= allowance + EPS:
+            out[k] = (res.cost, tuple(res.points))
+    return out
+
+
+class _TowardGoal:
+    """The costs to the goal (AI-D.06 pathdist) from cost fields from the goal, GEO-8 costs being
+    symmetric (within 1e-9" of a search from each point: the float sums run the other way): the first without enemy
+    bases, the second round them for the points whose path would pass one (`shortest_path`'s two passes), both
+    bounded by the search from the current position (`first`, which gives start_dist and the progress point)."""
+
+    def __init__(self, state: GameState, m: ModelState, goal: Point2 | str) -> None:
+        self.state, self.m, self.goal = state, m, goal
+        bf = state.battlefield
+        self.settings = read_ctx(state).settings
+        self.end, self.others = _goal_end(state, m, goal)
+        self.enemies = enemy_bases(self.others, m.side)
+        self.shrink = m.radius + state.models[goal].radius if isinstance(goal, str) else 0.0
+        self.whole = 16.0 * (bf.width + bf.height)  # beyond any bound `shortest_path` grows its search to
+        self.field: CostField | None = None
+        start: Point3 = (m.x, m.y, m.z)
+        end = self.end
+        r, h = m.radius, m.profile.height
+        fact = position_fact(bf, end[0], end[1], end[2], radius=r, height=h, others=self.others,
+                             settings=self.settings)
+        self.refused = bool(bf.pieces) and (not fact.legal or level_at(bf, end[0], end[1], end[2]) is None)
+        # the search from the current position itself: the field's path back would write its arcs in other pieces
+        # (so the progress point along it would move), and its cost bounds the fields
+        self.first = path_to(state, m.id, start, goal)
+
+    def _field(self, bound: float, enemies: bool) -> CostField:
+        return cost_field(self.state.battlefield, self.end, radius=self.m.radius, height=self.m.profile.height,
+                          bound=bound, enemies=self.enemies if enemies else (), settings=self.settings)
+
+    def dists(self, ends: Sequence[Point3], reach: Sequence[float]) -> list[float]:
+        """pathdist(p -> goal) for each end (see `pathdist`); `reach` holds each end's cost from the current
+        position: no end is further from the goal than that plus the current position's own cost (with room for
+        the graph's tolerance through difficult ground). Ends the fields do not reach are asked of `pathdist`."""
+        state, m, goal = self.state, self.m, self.goal
+        bf = state.battlefield
+        if not bf.pieces or not ends:
+            return [pathdist(state, m.id, p, goal) for p in ends]
+        if self.refused:
+            return [math.inf] * len(ends)  # shortest_path refuses such a goal from anywhere
+        r, h = m.radius, m.profile.height
+        bound = min(self.whole, 1.02 * (self.first.cost + max(reach)) + 0.5) if self.first.found else self.whole
+        if self.field is None or self.field.bound < bound:
+            self.field = self._field(bound, False)
+        bound = self.field.bound
+        out = [math.inf] * len(ends)
+        ask = [k for k, p in enumerate(ends) if _at(p, self.end)]
+        todo = [k for k, p in enumerate(ends) if not _at(p, self.end)]
+        blocked: list[int] = []
+        for k, a in zip(todo, arrivals(self.field, [ends[k] for k in todo], paths=bool(self.enemies)), strict=True):
+            if a is None:
+                if bound < self.whole:
+                    ask.append(k)
+            elif self.enemies and crosses_enemies(a.path, self.enemies, radius=r, height=h):
+                blocked.append(k)
+            else:
+                out[k] = max(0.0, a.cost - self.shrink) if self.shrink else a.cost
+        if blocked:
+            f2 = self._field(bound, True)
+            for k, a in zip(blocked, arrivals(f2, [ends[k] for k in blocked], paths=False), strict=True):
+                if a is None:
+                    if bound < self.whole:
+                        ask.append(k)
+                else:
+                    out[k] = max(0.0, a.cost - self.shrink) if self.shrink else a.cost
+        for k in ask:
+            out[k] = pathdist(state, m.id, ends[k], goal)
+        return out
+
+
 def candidate_points(state: GameState, model: str, allowance: float, *, target: str | None = None,
                      point: Point2 | None = None, leash_centre: Point2 | None = None, leash: float = 12.0,
                      cohesion_with: Sequence[str] = (), step: float = 0.5) -> CandidateSet:
@@ -427,7 +568,18 @@ def candidate_points(state: GameState, model: str, allowance: float, *, target: 
     no target). Kept: legal (GEO-7), reachable (GEO-8 path cost <= allowance), leash-respecting (GEO-20: every
     vertex of the path within `leash` of `leash_centre`; no centre, no leash) and cohesion-respecting (GEO-21: a
     connected 1" chain with the `cohesion_with` models where they stand). progress(p) = pathdist(current->goal) -
-    pathdist(p->goal). The current position is kept as "stay" (cost 0)."""
+    pathdist(p->goal). The current position is kept as "stay" (cost 0).
+
+    The costs come from two GEO-27 cost fields (`movement.field`), one from the current position and one from
+    the goal, not from a search per point: the same paths and costs as `shortest_path` per point."""
+    return _candidates(state, model, allowance, target=target, point=point, leash_centre=leash_centre, leash=leash,
+                       cohesion_with=cohesion_with, step=step, progress=True)
+
+
+def _candidates(state: GameState, model: str, allowance: float, *, target: str | None, point: Point2 | None,
+                leash_centre: Point2 | None, leash: float, cohesion_with: Sequence[str], step: float,
+                progress: bool) -> CandidateSet:
+    """`candidate_points`; without `progress` every progress is left NaN (nearest cover never reads it)."""
     if (target is None) == (point is None):
         raise ValueError("give exactly one of target and point")
     m = state.models[model]
@@ -438,46 +590,52 @@ def candidate_points(state: GameState, model: str, allowance: float, *, target: 
     else:
         assert point is not None
         goal = goal_xy = (float(point[0]), float(point[1]))
+    bf = state.battlefield
     settings = read_ctx(state).settings
     start: Point3 = (m.x, m.y, m.z)
-    start_dist = pathdist(state, model, start, goal)
+    toward = _TowardGoal(state, m, goal)
+    first = toward.first  # GEO-27 current position -> goal, once
+    start_dist = _travel(state, m, first, goal)
     raw: list[tuple[str, Point3, int | None]] = [("stay", start, None)]
-    prog = _progress_point(state, m, goal, allowance)
+    prog = _progress_point(state, m, goal, allowance, first)
     if prog is not None:
         raw.append(("progress", prog, None))
     raw += [("ring", (x, y, m.z), None) for x, y in _ring_points(m, allowance)]
-    for p in state.battlefield.pieces:
-        if p.cover not in COVER_CLASSES or terrain_distance(m.base(), p, settings=settings).distance > allowance:
-            continue
-        for (x, y), (nx, ny) in contact_points(p.footprint, m.radius, step=step):
+    for p in _cover_pieces(state, m, allowance):
+        for (x, y), (nx, ny) in _contacts(bf, p, m.radius, step):
             if t is not None and nx * (t.x - x) + ny * (t.y - y) >= 0:
                 continue  # the piece must lie between the point and the target
             raw.append(("cover", (x, y, m.z), int(p.id)))
-    dropped = {"illegal": 0, "unreachable": 0, "leash": 0, "cohesion": 0}
-    others = _others(state, model)
-    mates = [state.models[i].base() for i in cohesion_with if i != model and state.models[i].in_play]
-    kept: list[Candidate] = []
+    uniq: list[tuple[str, Point3, int | None]] = []
     seen: set[tuple[float, float]] = set()
     for source, xyz, pid in raw:
         key = (round(xyz[0], 6), round(xyz[1], 6))
-        if key in seen:
-            continue
-        seen.add(key)
-        pos = position_fact(state.battlefield, xyz[0], xyz[1], xyz[2], radius=m.radius, height=m.profile.height,
-                            others=others, mover=model, settings=settings)
-        if not pos.legal:
+        if key not in seen:
+            seen.add(key)
+            uniq.append((source, xyz, pid))
+    others = _others(state, model)
+    at, walk = floors(bf, [xyz for _, xyz, _ in uniq])
+    legal = legal_positions(bf, [xyz for _, xyz, _ in uniq], radius=m.radius, height=m.profile.height,
+                            others=others, mover=model, walking=walk)
+    level = [lv.id if lv is not None else None for lv in at]
+    walks = [k for k, (source, _, _) in enumerate(uniq) if legal[k] and source != "stay"]
+    routes = dict(zip(walks, _routes(state, m, [uniq[k][1] for k in walks], [level[k] for k in walks], allowance,
+                                     others), strict=True))
+    dropped = {"illegal": 0, "unreachable": 0, "leash": 0, "cohesion": 0}
+    mates = [state.models[i].base() for i in cohesion_with if i != model and state.models[i].in_play]
+    ok: list[tuple[str, Point3, int | None, float, tuple[Point3, ...]]] = []
+    for k, (source, end, pid) in enumerate(uniq):
+        if not legal[k]:
             dropped["illegal"] += 1
             continue
-        end: Point3 = (pos.x, pos.y, pos.z)
         path: tuple[Point3, ...] = (start,)
-        res_cost = 0.0
+        cost = 0.0
         if source != "stay":
-            res = shortest_path(state.battlefield, start, end, radius=m.radius, height=m.profile.height,
-                                others=others, side=m.side, budget=allowance, settings=settings)
-            if not res.found or res.cost > allowance + EPS:
+            route = routes[k]
+            if route is None:
                 dropped["unreachable"] += 1
                 continue
-            res_cost, path = res.cost, tuple(res.points)
+            cost, path = route
         if leash_centre is not None and not leash_ok([(q[0], q[1]) for q in path], leash_centre, limit=leash,
                                                      settings=settings).ok:
             dropped["leash"] += 1
@@ -486,17 +644,63 @@ def candidate_points(state: GameState, model: str, allowance: float, *, target: 
                                   settings=settings).connected:
             dropped["cohesion"] += 1
             continue
-        prog_here = start_dist - pathdist(state, model, end, goal)
-        contact = t is not None and math.hypot(end[0] - t.x, end[1] - t.y) - m.radius - t.radius \
-            <= float(settings["geo.contact_tol"]) + EPS
-        kept.append(Candidate(end[0], end[1], end[2], source, res_cost, tuple(path), prog_here,
-                              _cover_of(state, m, end, t), pid, contact))
+        ok.append((source, end, pid, cost, path))
+    walked = [k for k, (source, _, _, _, _) in enumerate(ok) if source != "stay"]
+    dists = dict(zip(walked, toward.dists([ok[k][1] for k in walked], [ok[k][3] for k in walked]), strict=True)) \
+        if progress else {}
+    covers = _covers(state, m, [c[1] for c in ok], t)
+    tol = float(settings["geo.contact_tol"])
+    kept: list[Candidate] = []
+    for k, (source, end, pid, cost, path) in enumerate(ok):
+        here = start_dist - (dists[k] if k in dists else start_dist) if progress else math.nan
+        contact = t is not None and math.hypot(end[0] - t.x, end[1] - t.y) - m.radius - t.radius <= tol + EPS
+        kept.append(Candidate(end[0], end[1], end[2], source, cost, tuple(path), here, covers[k], pid, contact))
     kept.sort(key=lambda c: (c.x, c.y, c.source))
     return CandidateSet(model, target, goal_xy, allowance, start_dist, len(raw), tuple(kept),
                         tuple(dropped.items()))
 
 
-def choose_melee_move(cands: CandidateSet, *, cover_slack: float = COVER_SLACK) -> MoveChoice:
+def _cover_pieces(state: GameState, m: ModelState, allowance: float) -> list[TerrainPiece]:
+    """(iii) the soft, hard and hardened pieces within the allowance of m's base (GEO-4), in battlefield order; a
+    piece whose bounding box already lies beyond it is not measured."""
+    settings = read_ctx(state).settings
+    reach = allowance + m.radius + 1e-6
+    here = m.base()
+    out = []
+    for p, (xa, ya, xb, yb) in _cover_boxes(state.battlefield):
+        if math.hypot(max(xa - m.x, 0.0, m.x - xb), max(ya - m.y, 0.0, m.y - yb)) > reach:
+            continue
+        if terrain_distance(here, p, settings=settings).distance <= allowance:
+            out.append(p)
+    return out
+
+
+def _cover_boxes(bf: Battlefield) -> list[tuple[TerrainPiece, tuple[float, float, float, float]]]:
+    """The battlefield's soft, hard and hardened pieces with their footprints' bounding boxes (kept in its cache)."""
+    hit: list[tuple[TerrainPiece, tuple[float, float, float, float]]] | None = bf.cache.get(COVER_BOXES)
+    if hit is None:
+        hit = []
+        for p in bf.pieces:
+            if p.cover in COVER_CLASSES:
+                xs = [float(q[0]) for q in p.footprint]
+                ys = [float(q[1]) for q in p.footprint]
+                hit.append((p, (min(xs), min(ys), max(xs), max(ys))))
+        bf.cache[COVER_BOXES] = hit
+    return hit
+
+
+def _contacts(bf: Battlefield, p: TerrainPiece, radius: float, step: float) -> list[tuple[Point2, Point2]]:
+    """`contact_points` of a piece for this base and spacing, worked out once per battlefield (footprints do not
+    move)."""
+    key = (COVER_BOXES, int(p.id), radius, step)
+    hit: list[tuple[Point2, Point2]] | None = bf.cache.get(key)
+    if hit is None:
+        hit = contact_points(p.footprint, radius, step=step)
+        bf.cache[key] = hit
+    return hit
+
+
+def choose_melee_move(cands: CandidateSet, *, cover_slack: float) -> MoveChoice:
     """AI-D.06 for a melee mover: if base contact with the target is reachable, the contact point with the lowest
     path cost (then lowest (x, y)); else best = max progress; among points with progress >= best - cover_slack
     (`ai.cover_slack`, passed by the A.I.'s owner) those in cover against the target win: best cover class, then
@@ -522,10 +726,11 @@ def nearest_cover(state: GameState, model: str, allowance: float, *, leash_centr
     """Shared definitions / AI-S.SPAWN *nearest cover*: the reachable point (path cost <= allowance, legal, inside
     the leash) in base contact (GEO-6) with a soft, hard or hardened piece with the least path cost; ties by
     lowest (x, y). The points are AI-D.06's (iii) on every side of each piece, spaced `step`, plus the current
-    position when the base already touches such a piece (cost 0). None: no such point is reachable."""
+    position when the base already touches such a piece (cost 0). None: no such point is reachable. Its
+    progress is AI-D.06's toward the current position (minus the path's cost back there)."""
     m = state.models[model]
-    cands = candidate_points(state, model, allowance, point=(m.x, m.y), leash_centre=leash_centre, leash=leash,
-                             cohesion_with=cohesion_with, step=step)
+    cands = _candidates(state, model, allowance, target=None, point=(m.x, m.y), leash_centre=leash_centre,
+                        leash=leash, cohesion_with=cohesion_with, step=step, progress=False)
     settings = read_ctx(state).settings
     pieces = [p for p in state.battlefield.pieces if p.cover in COVER_CLASSES]
 
@@ -533,5 +738,10 @@ def nearest_cover(state: GameState, model: str, allowance: float, *, leash_centr
         b = replace(m.base(), x=c.x, y=c.y, z=c.z)
         return any(terrain_distance(b, p, settings=settings).in_contact for p in pieces)
 
-    ok = [c for c in cands.kept if c.source in ("cover", "stay") and touches(c)]
-    return min(ok, key=lambda c: (c.cost, c.x, c.y)) if ok else None
+    ok = sorted((c for c in cands.kept if c.source in ("cover", "stay")), key=lambda c: (c.cost, c.x, c.y))
+    best = next((c for c in ok if touches(c)), None)
+    if best is None:
+        return None
+    back = cands.start_dist if best.source == "stay" else pathdist(state, model, (best.x, best.y, best.z),
+                                                                    (m.x, m.y))
+    return replace(best, progress=cands.start_dist - back)

@@ -9,10 +9,13 @@ import pytest
 from game.core.battlefield import Cover, Movement, TerrainPiece
 from game.core.geometry.polygon import rect
 from game.core.rules import exposure as ex
+from game.core.settings import Settings
 from game.core.state import GameState, SideKind, SideState
 from tests.enginekit import game, profile
 
 CREW = profile("stalker")
+TOL = float(Settings.defaults()["ai.close_tol"])  # the A.I.'s owner passes `ai.close_tol` (AI-D.01)
+SLACK = float(Settings.defaults()["ai.cover_slack"])  # and `ai.cover_slack` (AI-D.06)
 DOG = profile("dog", move=8.0, ca=4, armor=2, will=4, creature=True, base=1.0, height=0.75)
 
 
@@ -96,7 +99,7 @@ def test_ai_d01_prefers_the_open_enemy_over_a_closer_one_in_cover():
     wall = piece(1, 14.5, 8.0, 15.0, 12.0, 1.0, cover=Cover.HARD)
     st = zone_game([("h", "b", DOG, (10, 10)), ("near", "a", CREW, (15.6, 10)), ("open", "a", CREW, (10, 17))],
                    pieces=(wall,))
-    c = ex.choose_target(st, "h")
+    c = ex.choose_target(st, "h", close_tol=TOL)
     assert [f.enemy for f in c.visible] == ["near", "open"]
     assert c.open_only and c.d_star == pytest.approx(6.0) and c.tolerance == 1.0
     assert c.chosen is not None and c.chosen.enemy == "open"
@@ -110,7 +113,7 @@ def test_ai_d01_within_the_tolerance_the_clearest_line_wins_then_distance_then_i
                     ("e3", "a", CREW, (3.0, 10)),  # 6.0": exactly d* + 1.0, still in C', clear
                     ("e4", "a", CREW, (10, 3.0 - 0.2))],  # 6.2", clear: out of C'
                    pieces=(fence,))
-    c = ex.choose_target(st, "h")
+    c = ex.choose_target(st, "h", close_tol=TOL)
     assert c.d_star == pytest.approx(5.0)
     assert [(f.enemy, f.pen) for f in c.ranked] == [("e2", 0), ("e3", 0), ("e1", 1)]
     assert c.chosen is not None and c.chosen.enemy == "e2"
@@ -119,11 +122,11 @@ def test_ai_d01_within_the_tolerance_the_clearest_line_wins_then_distance_then_i
 
 def test_ai_d01_equal_numbers_go_to_the_lowest_id_and_nobody_visible_chooses_none():
     st = zone_game([("h", "b", DOG, (10, 10)), ("b2", "a", CREW, (16, 10)), ("b1", "a", CREW, (4, 10))])
-    first = ex.choose_target(st, "h").chosen
+    first = ex.choose_target(st, "h", close_tol=TOL).chosen
     assert first is not None and first.enemy == "b1"
     for m in ("b1", "b2"):
         st.models[m].ooa = True
-    c = ex.choose_target(st, "h")
+    c = ex.choose_target(st, "h", close_tol=TOL)
     assert c.chosen is None and c.visible == () and c.d_star == math.inf
 
 
@@ -177,7 +180,7 @@ def test_ai_d06_open_table_candidates_progress_point_and_ring():
     assert side.source == "ring" and side.progress == pytest.approx(19.0 - (math.hypot(20, 8) - 1.0))
     assert by[(10.0, 10.0)].source == "stay" and by[(10.0, 10.0)].cost == 0.0
     assert [(c.x, c.y) for c in cs.kept] == sorted((c.x, c.y) for c in cs.kept)
-    choice = ex.choose_melee_move(cs)
+    choice = ex.choose_melee_move(cs, cover_slack=SLACK)
     assert choice.why == "progress" and choice.chosen is prog and choice.best_progress == pytest.approx(8.0)
 
 
@@ -186,7 +189,7 @@ def test_ai_d06_a_point_in_cover_within_the_slack_beats_the_best_progress():
     cs = ex.candidate_points(st, "h", 8.0, target="c")
     cover = [c for c in cs.kept if c.source == "cover"]
     assert cover and all(c.x < 18.0 for c in cover)  # only the side facing away from the target
-    choice = ex.choose_melee_move(cs)
+    choice = ex.choose_melee_move(cs, cover_slack=SLACK)
     assert choice.why == "cover" and choice.chosen is not None
     c = choice.chosen
     assert c.in_cover and c.cover is Cover.HARD and c.piece == 1
@@ -197,7 +200,7 @@ def test_ai_d06_a_point_in_cover_within_the_slack_beats_the_best_progress():
 
 def test_ai_d06_reachable_contact_takes_the_cheapest_contact_point():
     st = zone_game([("h", "b", DOG, (10, 10)), ("c", "a", CREW, (14, 10))])
-    choice = ex.choose_melee_move(ex.candidate_points(st, "h", 8.0, target="c"))
+    choice = ex.choose_melee_move(ex.candidate_points(st, "h", 8.0, target="c"), cover_slack=SLACK)
     assert choice.why == "contact" and choice.chosen is not None and choice.chosen.contact
     assert choice.chosen.cost == pytest.approx(4.0 - 1.0 - 0.05)
 
@@ -254,10 +257,10 @@ def test_the_queries_write_nothing_roll_nothing_and_answer_the_same_twice():
     st = zone_game([("h", "b", DOG, (10, 10)), ("c", "a", CREW, (14.6, 10)), ("o", "a", CREW, (10, 20))],
                    pieces=(crates,))
     before = st.to_json()
-    first = (ex.choose_target(st, "h"), ex.candidate_points(st, "h", 8.0, target="o"), ex.nearest_cover(st, "h", 8.0),
-             ex.in_cover_against(st, "h", "o"), ex.in_cover_at_rest(st, "h"))
+    first = (ex.choose_target(st, "h", close_tol=TOL), ex.candidate_points(st, "h", 8.0, target="o"),
+             ex.nearest_cover(st, "h", 8.0), ex.in_cover_against(st, "h", "o"), ex.in_cover_at_rest(st, "h"))
     assert ex.pen(st, "h", "c") == 3  # hardened -2, Obscured -1
     assert st.to_json() == before
-    again = (ex.choose_target(st, "h"), ex.candidate_points(st, "h", 8.0, target="o"), ex.nearest_cover(st, "h", 8.0),
-             ex.in_cover_against(st, "h", "o"), ex.in_cover_at_rest(st, "h"))
+    again = (ex.choose_target(st, "h", close_tol=TOL), ex.candidate_points(st, "h", 8.0, target="o"),
+             ex.nearest_cover(st, "h", 8.0), ex.in_cover_against(st, "h", "o"), ex.in_cover_at_rest(st, "h"))
     assert first == again
