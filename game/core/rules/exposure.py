@@ -12,17 +12,21 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from game.core.battlefield import Base, Battlefield, Cover, Point2, Point3, Scene, TerrainPiece
+import numpy as np
+import shapely
+
+from game.core.battlefield import Area, Base, Battlefield, Cover, Point2, Point3, Scene, TerrainPiece
 from game.core.geometry.distance import base_distance, terrain_distance
+from game.core.geometry.movement.arrivals import arrivals
 from game.core.geometry.movement.cost import path_cost
-from game.core.geometry.movement.field import CostField, arrivals, cost_field, crosses_enemies
+from game.core.geometry.movement.field import CostField, cost_field, crosses_enemies
 from game.core.geometry.movement.paths import PathResult, shortest_path
 from game.core.geometry.movement.positions import position_fact
 from game.core.geometry.movement.query import enemy_bases
 from game.core.geometry.movement.standing import floors, legal_positions
 from game.core.geometry.sight.batch import check_pairs
 from game.core.geometry.sight.cover import cover_against as geo_cover
-from game.core.geometry.terrain import level_at
+from game.core.geometry.terrain import footprint, level_at
 from game.core.geometry.zone import cohesion, leash_ok
 from game.core.rules.attack import situation
 from game.core.rules.context import read_ctx
@@ -355,11 +359,31 @@ def _covers(state: GameState, m: ModelState, ends: Sequence[Point3], target: Mod
             out.append(geo_cover(state.battlefield, Scene(bases, sc.smoke), target.id, m.id,
                                  settings=settings).degraded)
         return out
+    out = [Cover.NONE] * len(ends)
+    # GEO-12 (2): no soft, hard, hardened or woods piece within the contact tolerance, no cover: ask only the rest
+    tree = _cover_tree(state.battlefield)
+    reach = m.radius + float(settings["geo.contact_tol"]) + 1e-3
+    hit = tree.query(shapely.points(np.asarray([(e[0], e[1]) for e in ends])), predicate="dwithin", distance=reach)
+    near = sorted(set(hit[0].tolist()))
+    if not near:
+        return out
     here = m.base()
-    stand_ins = [replace(here, id=f"{m.id}@{k}", x=xyz[0], y=xyz[1], z=xyz[2]) for k, xyz in enumerate(ends)]
+    stand_ins = [replace(here, id=f"{m.id}@{k}", x=ends[k][0], y=ends[k][1], z=ends[k][2]) for k in near]
     scene = Scene((target.base(), *stand_ins), sc.smoke)
     verdicts = check_pairs(state.battlefield, scene, [(target.id, b.id) for b in stand_ins], settings=settings)
-    return [v.degraded for v in verdicts]
+    for k, v in zip(near, verdicts, strict=True):
+        out[k] = v.degraded
+    return out
+
+
+def _cover_tree(bf: Battlefield) -> shapely.STRtree:
+    """The footprints of the pieces that can give a base cover (soft, hard, hardened, woods), in one tree."""
+    key = (COVER_BOXES, "tree")
+    hit: shapely.STRtree | None = bf.cache.get(key)
+    if hit is None:
+        hit = shapely.STRtree([footprint(p) for p in bf.pieces if p.cover in COVER_CLASSES or p.area is Area.WOODS])
+        bf.cache[key] = hit
+    return hit
 
 
 def path_to(state: GameState, model: str, start: Point3, goal: Point2 | str, *,
@@ -459,7 +483,9 @@ def _routes(state: GameState, m: ModelState, ends: Sequence[Point3], floor: Sequ
     r, h = m.radius, m.profile.height
     out: list[tuple[float, tuple[Point3, ...]] | None] = [None] * len(ends)
     ask = [k for k, e in enumerate(ends) if not bf.pieces or _at(e, start)]
-    todo = [k for k, e in enumerate(ends) if bf.pieces and not _at(e, start)]
+    far = allowance + EPS + 1e-9  # every edge costs at least its length: no path is shorter than the straight line
+    todo = [k for k, e in enumerate(ends) if bf.pieces and not _at(e, start)
+            and math.hypot(e[0] - start[0], e[1] - start[1]) <= far]
     enemies = enemy_bases(others, m.side)
     blocked: list[int] = []
     if todo:
@@ -664,15 +690,24 @@ def _cover_pieces(state: GameState, m: ModelState, allowance: float) -> list[Ter
     """(iii) the soft, hard and hardened pieces within the allowance of m's base (GEO-4), in battlefield order; a
     piece whose bounding box already lies beyond it is not measured."""
     settings = read_ctx(state).settings
-    reach = allowance + m.radius + 1e-6
+    pieces = _cover_boxes(state.battlefield)
+    if not pieces:
+        return []
+    box = _cover_box_array(state.battlefield)
+    gap = np.hypot(np.maximum(np.maximum(box[:, 0] - m.x, 0.0), m.x - box[:, 2]),
+                   np.maximum(np.maximum(box[:, 1] - m.y, 0.0), m.y - box[:, 3]))
     here = m.base()
-    out = []
-    for p, (xa, ya, xb, yb) in _cover_boxes(state.battlefield):
-        if math.hypot(max(xa - m.x, 0.0, m.x - xb), max(ya - m.y, 0.0, m.y - yb)) > reach:
-            continue
-        if terrain_distance(here, p, settings=settings).distance <= allowance:
-            out.append(p)
-    return out
+    return [p for k in np.nonzero(gap <= allowance + m.radius + 1e-6)[0].tolist()
+            if terrain_distance(here, (p := pieces[k][0]), settings=settings).distance <= allowance]
+
+
+def _cover_box_array(bf: Battlefield) -> np.ndarray:
+    key = (COVER_BOXES, "array")
+    hit: np.ndarray | None = bf.cache.get(key)
+    if hit is None:
+        hit = np.asarray([b for _, b in _cover_boxes(bf)], float).reshape(-1, 4)
+        bf.cache[key] = hit
+    return hit
 
 
 def _cover_boxes(bf: Battlefield) -> list[tuple[TerrainPiece, tuple[float, float, float, float]]]:

@@ -11,7 +11,8 @@ import random
 import pytest
 
 from game.core.battlefield import Base, Battlefield
-from game.core.geometry.movement.field import arrivals, cost_field, crosses_enemies
+from game.core.geometry.movement.arrivals import arrivals
+from game.core.geometry.movement.field import cost_field, crosses_enemies
 from game.core.geometry.movement.paths import shortest_path
 from game.core.geometry.movement.positions import position_fact
 from game.core.geometry.movement.standing import floors, legal_positions
