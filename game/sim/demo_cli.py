@@ -88,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
         rep = checker.report
         print(f"zona-alfa demo --check: {sum(rep.checks.values())} checks of {len(rep.checks)} rules, "
               f"{len(rep.violations)} violation(s)", file=sys.stderr)
+        if not rep.checks:
+            print("  no hostile decision to judge: no Zone Hostiles appeared (the open table has no locations; "
+                  "play a map with --map)", file=sys.stderr)
         print(rep.summary(), file=sys.stderr)
         for v in rep.violations:
             print(v.text(), file=sys.stderr)
