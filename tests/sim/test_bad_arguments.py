@@ -231,3 +231,15 @@ def test_replay_until_past_the_end_is_refused(record_json: dict, tmp_path: Path,
     path = write(tmp_path, "r.json", json.dumps(record_json))
     n = Record.from_json(record_json).actions
     refused(*run(["replay", path, "--until", str(10**30)], capsys), "--until", f"has {len(n)} action(s)")
+
+
+@pytest.mark.parametrize("args, name", [
+    (["demo", "--tl", "2"], "--tl"),
+    (["demo", "--map", "maps/sandbox.tmx", "--tl", "7"], "--tl"),
+    (["demo", "--map", "maps/sandbox.tmx", "--tl", "0"], "--tl"),
+    (["demo", "--map", "maps/sandbox.tmx", "--tl", "2", "--no-hotspots"], "--tl"),
+    (["demo", "--no-hotspots"], "--no-hotspots"),
+])
+def test_demo_zone_arguments_are_checked(args: list[str], name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """MISSION-8.2.TL: a demo's Hot Spots are TL 1-3 and only on a map."""
+    refused(*run(args, capsys), name)
