@@ -22,6 +22,9 @@ class IllegalAction(Exception):
         self.reason = reason
         self.rule = rule
 
+    def __reduce__(self) -> tuple[type[IllegalAction], tuple[str, str]]:
+        return (IllegalAction, (self.reason, self.rule))  # survives a trip between processes
+
 
 @dataclass(frozen=True, slots=True)
 class Action:

@@ -44,7 +44,11 @@ def one_demo(args: tuple[str, int, int]) -> DemoResult:
     scen = zone_map_demo(bf, tl)
     agents = {c.side: RandomAgent(seed * 1000 + i) for i, c in enumerate(scen.crews)}
     checker = ZoneChecker({})
-    st, _, events = play(scen, agents, seed, battlefield=bf, observer=checker)
+    try:
+        st, _, events = play(scen, agents, seed, battlefield=bf, observer=checker)
+    except Exception as exc:  # noqa: BLE001 - a crashed demo is a finding to report, not the end of the soak
+        return DemoResult(name, seed, time.perf_counter() - t0, dict(checker.report.checks),
+                          [f"CRASH {type(exc).__name__}: {exc}"], {})
     kinds: Counter[str] = Counter()
     for e in events:
         if e.type in ("hostiles_spawned", "free_move", "interrupt", "parry", "withdraw", "target_locked",
