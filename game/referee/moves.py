@@ -36,6 +36,7 @@ class Need:
     text: str
     best: float = 0.0
     rank: int = 0
+    spot: Candidate | None = None  # for the shot needs: the point found that meets it
 
 
 def candidates(state: GameState, unit: str, target: str, context: str) -> tuple[str, CandidateSet]:
@@ -75,12 +76,12 @@ def shot_need(state: GameState, unit: str, lead: str, target: str, cands: Candid
             what = "LOS to" if sight_only else "a shot at"
             return Need("cover_sight" if sight_only else "cover_shot",
                         f"({c.x:.2f}, {c.y:.2f}) was reachable, {c.cover.value} cover with {what} the target",
-                        rank=c.cover.rank)
+                        rank=c.cover.rank, spot=c)
     if sight_only:
         return Need("none", "no reachable point in cover with LOS to the target")
     for c in sorted(cands.kept, key=lambda c: (c.cost, c.x, c.y)):
         if _shoots(probe, unit, lead, target, c, sight_only):
-            return Need("shot", f"({c.x:.2f}, {c.y:.2f}) was reachable with a shot at the target")
+            return Need("shot", f"({c.x:.2f}, {c.y:.2f}) was reachable with a shot at the target", spot=c)
     need = melee_need(cands, slack)
     return need if need.kind != "contact" else Need("progress", need.text, need.best)
 
@@ -163,14 +164,13 @@ def judge_move(j: Judge, rule: str, before: GameState, after: GameState, unit: s
 
 def _could_follow(before: GameState, unit: str, lead: str, target: str, need: Need, cands: CandidateSet,
                   slack: float, context: str, tries: int = 12) -> bool:
-    """Whether some lead end point meeting the need was a Move the engine accepts with every follower keeping
-    cohesion within its allowance (the core's AI-D.15 query, game.core.rules.formation, which checks the Move with
-    the engine's own checks): a unit Engaged in melee cannot move at all (COMBAT-4.3.WITHDRAW)."""
+    """Whether some lead end point meeting the need was a Move the engine accepts (its own Move check: a candidate's
+    path may still be refused at the allowance's edge) with every follower keeping cohesion within its allowance
+    (the core's AI-D.15 query, game.core.rules.formation); a unit Engaged in melee cannot move at all
+    (COMBAT-4.3.WITHDRAW)."""
     ctx = read_ctx(before)
     if any(enemy_contacts(ctx, m) for m in before.unit_models(unit) if m.in_play):
         return False
-    if sum(1 for m in before.unit_models(unit) if m.in_play) < 2:
-        return True
     kept = [c for c in cands.kept if c.source != "stay" and math.isfinite(c.progress)]
     if need.kind == "contact":
         meeting = [c for c in kept if c.contact]
@@ -178,6 +178,8 @@ def _could_follow(before: GameState, unit: str, lead: str, target: str, need: Ne
         meeting = [c for c in kept if c.cover.rank >= need.rank and c.progress >= need.best - slack - 1e-6]
     elif need.kind == "progress":
         meeting = [c for c in kept if c.progress >= need.best - slack - 1e-6]
+    elif need.spot is not None:
+        meeting = [need.spot]  # the shot needs name the one point found (the first in their order)
     else:
         return True
     meeting.sort(key=lambda c: (c.cost, c.x, c.y))

@@ -144,6 +144,11 @@ class ZoneAgent:
         left = remaining(act)
         u = state.units[unit]
         target = target_of(state, unit)
+        if target is None:  # no lock (e.g. its target just fell): the AI-D.01 choice among those it sees now
+            tune0 = Tuning.of(state)
+            pick = choose_target(state, unit, close_tol=tune0.close_tol,
+                                 hostile_vs_hostile=tune0.hostile_vs_hostile).chosen
+            target = pick.enemy if pick is not None else None
         if u.pins > 0:
             return Decision(Rally(unit), _r("AI-D.07", f"{unit} is Pinned ({u.pins}): it must Rally (step 1)",
                                             target=target, pins=u.pins))
@@ -381,13 +386,17 @@ class ZoneAgent:
         assert win is not None
         side = state.deciding
         tune = Tuning.of(state)
-        for uid in sorted(u.id for u in state.units.values()
-                          if u.side == side and u.alert and state.unit_in_play(u.id)):
+        holders = sorted(u.id for u in state.units.values() if u.side == side and u.alert and state.unit_in_play(u.id))
+        if win.extra_left > 0 and win.extra_unit is not None:
+            holders = [win.extra_unit]  # GAP-12: the extra action a critical success owes comes first (or is forgone)
+        for uid in holders:
             target = target_of(state, uid)
             foes = [e.id for e in enemies(state, uid, hostile_vs_hostile=tune.hostile_vs_hostile)]
             options: dict[str, Shot] = {}
             for e in foes:
-                s = (melee_blows(state, uid, e, "alert") or ranged_shots(state, uid, e, "alert"))
+                # AI-D.08: a held action is a single action, so never an un-aimed shot into a melee
+                s = melee_blows(state, uid, e, "alert") or \
+                    [x for x in ranged_shots(state, uid, e, "alert") if not x.into_melee]
                 if s:
                     options[e] = s[0]
             if not options:
