@@ -322,8 +322,9 @@ def assert_same_set(new: ex.CandidateSet, old: ex.CandidateSet, where: str) -> N
         assert_same_candidate(n, o, f"{where} at ({o.x:.3f}, {o.y:.3f}) {o.source}")
 
 
-CASES = [("ishikhov", s) for s in range(10)] + [("sandbox", s) for s in range(8)] + \
-    [("chernya-woods", s) for s in range(8)]
+# 15 seeded boards in CI (26 were run when the fields landed; raise the ranges to soak more)
+CASES = [("ishikhov", s) for s in range(7)] + [("sandbox", s) for s in range(4)] + \
+    [("chernya-woods", s) for s in range(4)]
 
 
 @pytest.mark.parametrize(("name", "seed"), CASES)
