@@ -452,6 +452,12 @@ class ZoneAgent:
         assert sp is not None
         unit = sp.pending[0]
         target = target_of(state, unit)
+        touching = contact_enemies(state, unit)
+        if touching:
+            why = "a model in base contact must Withdraw to move, and hostiles never withdraw (AI-D.13)"
+            return Decision(StayPut(unit), _r("AI-S.SPAWN", f"{unit} appeared in base contact with "
+                                                            f"{', '.join(touching)}: {why}", target=target,
+                                              contact=touching))
         pins = state.units[unit].pins
         if pins:
             why = "a Pinned unit may only Rally, so it stays (COMBAT-4.4.PIN-LOCK)"
