@@ -662,6 +662,9 @@ def _candidates(state: GameState, model: str, allowance: float, *, target: str |
                 dropped["unreachable"] += 1
                 continue
             cost, path = route
+            if cost > allowance - EDGE and not move_judged(state, m, path, allowance, others):
+                dropped["unreachable"] += 1  # the engine's own Move check refuses it at the allowance's edge
+                continue
         if leash_centre is not None and not leash_ok([(q[0], q[1]) for q in path], leash_centre, limit=leash,
                                                      settings=settings).ok:
             dropped["leash"] += 1
@@ -684,6 +687,22 @@ def _candidates(state: GameState, model: str, allowance: float, *, target: str |
     kept.sort(key=lambda c: (c.x, c.y, c.source))
     return CandidateSet(model, target, goal_xy, allowance, start_dist, len(raw), tuple(kept),
                         tuple(dropped.items()))
+
+
+EDGE = 0.05  # inches below the allowance from which a kept path is judged again by the engine's Move check
+
+
+def move_judged(state: GameState, m: ModelState, path: Sequence[Point3], allowance: float, others: list[Base]) -> bool:
+    """GEO-8: the path as a Move's waypoints passes the engine's own judge (movement.cost.path_cost, what a Move's
+    check runs) within the allowance: a field's sum can land a hair under the allowance where the judge, adding the
+    same legs in another order, lands a hair over; the point the agent is offered must be one apply accepts."""
+    pts = [(p[0], p[1], p[2]) for p in path[1:]]
+    if not pts:
+        return True
+    f = path_cost(state.battlefield, (m.x, m.y, m.z), pts, radius=m.radius, height=m.profile.height, others=others,
+                  side=m.side, allowance=allowance, can_climb=not any(sc.lower() == "slow" for sc in m.scars),
+                  settings=read_ctx(state).settings)
+    return bool(f.legal)
 
 
 def _cover_pieces(state: GameState, m: ModelState, allowance: float) -> list[TerrainPiece]:
