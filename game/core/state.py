@@ -105,6 +105,7 @@ class ModelState:
     kicked: bool = False  # the +2 first-round bonus vs its current Pins is used (GAP-80)
     ooa_round: int = 0  # the round that put it Out of Action (COMBAT-4.4.PERMA-DEAD)
     ooa_beyond_kits: bool = False  # put Out of Action by three or more Wounds in one round: no Med-Kit helps (GAP-92)
+    salvage: list[dict[str, Any]] = field(default_factory=list)  # stowed, unusable this mission (SALVAGE-8.4.BACKPACK)
 
     @property
     def in_play(self) -> bool:

@@ -331,7 +331,7 @@ def test_step_bounds_the_values_between_min_and_max() -> None:
     ("ai.human_controls_hostiles=true", "belongs to hot-seat play"),
     ("stalls.extra_weapon_prices.rpg=1000", "belongs to the Stalls"),
     ("trigger.timing=at_entry", "belongs to locations"),
-    ("salvage.row6.tl1.value=600", "belongs to salvage"),
+    ("equip.roll=d6_6_reroll", "belongs to salvage"),
     ("promotion.missions=4", "belongs to the campaign"),
     ("scen.g3.mobs=3", "belongs to the book's scenarios"),
     ("scale.unit=cm", "belongs to the graphical client"),

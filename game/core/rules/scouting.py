@@ -15,6 +15,7 @@ from game.core.rules.context import record_crit
 from game.core.rules.delivery import Blast, delivery
 from game.core.rules.locations import location_of, record_trigger, refuse_hostile
 from game.core.rules.queries import contact_tol, leader_bonus
+from game.core.rules.salvage import roll_salvage
 from game.core.rules.stats import effective_ca, will_tn
 from game.core.state import LocationState, ModelState
 
@@ -195,7 +196,7 @@ def check_search(ctx: Ctx, a: Search, m: ModelState, context: str) -> int:
 def do_search(ctx: Ctx, a: Search, m: ModelState, context: str) -> int:
     """One search action; a location that demands a Skill Check takes it first, free (Will - difficulty, Leader
     +1; a failure costs no action). The last action loots the location: it never triggers again (GEO-19). The
-    Salvage table roll this earns (SALVAGE-8.4.TABLE) is resolved by salvage (issue 15), from this event."""
+    Salvage table roll this earns follows (SALVAGE-8.4.TABLE, game.core.rules.salvage)."""
     loc = ctx.state.locations[a.location]
     rules = ("MISSION-8.2.CLEARING", "GAP-53")
     if loc.search_difficulty is not None and loc.searcher != m.id:
@@ -219,4 +220,6 @@ def do_search(ctx: Ctx, a: Search, m: ModelState, context: str) -> int:
     ctx.emit("search", rules + (("SALVAGE-8.4.SEARCH",) if done else ()), unit=m.unit, model=m.id, side=m.side,
              location=loc.id, progress=loc.search_progress, needed=loc.search_actions, searched=done,
              anomaly=loc.anomaly)
+    if done:
+        roll_salvage(ctx, loc, m)  # SALVAGE-8.4.SEARCH: the Salvage roll, stowed with the searcher
     return 1
