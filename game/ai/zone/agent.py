@@ -53,18 +53,21 @@ from game.core.actions import (
 )
 from game.core.rules import remaining
 from game.core.rules.exposure import (
+    Candidate,
+    CandidateSet,
     choose_target,
     dist,
     enemies,
     in_cover_against,
     in_cover_at_rest,
+    rank_targets,
     seen_by,
     unit_models,
     vis,
 )
 from game.core.rules.flow import eligible_units
 from game.core.rules.melee import parry_chances
-from game.core.state import GameState, Phase
+from game.core.state import GameState, ModelState, Phase
 
 HOME = 3.0  # AI-D.04 (c): a unit more than 3" from pL walks back until within 3"
 TERRITORY = 12.0  # AI-D.02 / AI-D.04 (b)
@@ -95,6 +98,17 @@ def _r(rule: str, text: str, *, target: str | None = None, goal: tuple[float, fl
 
 def _in(x: float) -> str:
     return f"{x:.1f}\""
+
+
+def _shot_spots(state: GameState, unit: str, lead: ModelState, cands: CandidateSet, target: str, *,
+                cover_only: bool) -> list[Candidate]:
+    """AI-D.07: the candidate points from which the unit could shoot `target` (the engine's own checks), best first:
+    in cover only, best cover class (step 3); or cover first, then the better class (step 4); then the least path
+    cost, then lowest (x, y)."""
+    spots = shot_positions(state, unit, lead, cands, lambda: bool(ranged_shots(state, unit, target)))
+    if cover_only:
+        return sorted((c for c in spots if c.in_cover), key=lambda c: (-c.cover.rank, c.cost, c.x, c.y))
+    return sorted(spots, key=lambda c: (not c.in_cover, -c.cover.rank, c.cost, c.x, c.y))
 
 
 class ZoneAgent:
@@ -233,9 +247,7 @@ class ZoneAgent:
         if shots:
             if left >= 2 and not in_cover_against(state, unit, target):
                 cands = candidates(state, unit, lead, target=target)
-                spots = [c for c in shot_positions(state, unit, lead, cands,
-                                                   lambda: bool(ranged_shots(state, unit, target))) if c.in_cover]
-                spots.sort(key=lambda c: (-c.cover.rank, c.cost, c.x, c.y))
+                spots = _shot_spots(state, unit, lead, cands, target, cover_only=True)
                 got = best_legal(state, unit, lead, spots, target=target)
                 if got is not None:
                     mv, end = got
@@ -259,8 +271,7 @@ class ZoneAgent:
                                             target=target, within=[e.id for e in near], reach=reach))
         goal = (t.x, t.y)
         cands = candidates(state, unit, lead, target=target)
-        spots = shot_positions(state, unit, lead, cands, lambda: bool(ranged_shots(state, unit, target)))
-        spots.sort(key=lambda c: (not c.in_cover, -c.cover.rank, c.cost, c.x, c.y))
+        spots = _shot_spots(state, unit, lead, cands, target, cover_only=False)
         got = best_legal(state, unit, lead, spots, target=target)
         if got is not None:
             mv, end = got
@@ -309,12 +320,9 @@ class ZoneAgent:
         shots = {f.enemy: [s for s in ranged_shots(state, unit, f.enemy) if not s.into_melee]
                  for f in ch.visible if f.enemy != target}
         able = [f for f in ch.visible if shots.get(f.enemy)]
-        # AI-D.01 among those it can shoot outside a melee: the open first, d* + tolerance, then (pen, dist, id)
-        pool = [f for f in able if f.in_open] or able
-        if pool:
-            d_star = min(f.distance for f in pool)
-            near = [f for f in pool if f.distance <= d_star + tune.close_tol + 1e-9]
-            f = min(near, key=lambda f: (f.pen, f.distance, f.enemy))
+        _, _, ranked = rank_targets(able, tune.close_tol)  # AI-D.01 among those it can shoot outside a melee
+        if ranked:
+            f = ranked[0]
             shot = shots[f.enemy][0]
             return Decision(shot.action, _r("AI-D.08", f"{unit} will not fire un-aimed into the melee round "
                                                        f"{target} with 1 action: it shoots {f.enemy} instead "
@@ -341,9 +349,7 @@ class ZoneAgent:
                 cands = candidates(state, unit, lead, target=e.id)  # it "senses" where the intruder stands
                 ranged = is_ranged_unit(state, unit)
                 if ranged:
-                    spots = shot_positions(state, unit, lead, cands,
-                                           lambda: bool(ranged_shots(state, unit, e.id)))
-                    spots.sort(key=lambda c: (not c.in_cover, -c.cover.rank, c.cost, c.x, c.y))
+                    spots = _shot_spots(state, unit, lead, cands, e.id, cover_only=False)
                     got = best_legal(state, unit, lead, spots, target=e.id)
                     if got is not None:
                         mv, end = got

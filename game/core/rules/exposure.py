@@ -187,12 +187,19 @@ def choose_target(state: GameState, unit: str, *, close_tol: float,
     tol = float(close_tol)
     seen = [e for e in enemies(state, unit, hostile_vs_hostile=hostile_vs_hostile) if seen_by(state, unit, e.id)]
     facts = sorted((enemy_fact(state, unit, e.id) for e in seen), key=lambda f: (f.distance, f.enemy))
+    opened, d_star, ranked = rank_targets(facts, tol)
+    return TargetChoice(unit, tuple(facts), opened, d_star, tol, ranked)
+
+
+def rank_targets(facts: Sequence[EnemyFact], close_tol: float) -> tuple[bool, float, tuple[EnemyFact, ...]]:
+    """AI-D.01's order over some candidates: those in the open if any (and whether that narrowed them), d* = their
+    min dist, C' = within d* + close_tol, ordered by (pen, dist, id). `choose_target` applies it to vis(H); the
+    agent applies it to a subset (AI-D.08: the others it can shoot outside a melee)."""
     opened = [f for f in facts if f.in_open]
-    pool = opened or facts
+    pool = opened or list(facts)
     d_star = min((f.distance for f in pool), default=math.inf)
-    near = [f for f in pool if f.distance <= d_star + tol + 1e-9]
-    ranked = tuple(sorted(near, key=lambda f: (f.pen, f.distance, f.enemy)))
-    return TargetChoice(unit, tuple(facts), bool(opened), d_star, tol, ranked)
+    near = [f for f in pool if f.distance <= d_star + close_tol + 1e-9]
+    return bool(opened), d_star, tuple(sorted(near, key=lambda f: (f.pen, f.distance, f.enemy)))
 
 
 def cover_against(state: GameState, model: str, target: str) -> CoverStanding:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from game.core.geometry.distance import base_distance
 from game.core.rules.exposure import choose_target, seen_by, unit_models
+from game.core.rules.queries import in_contact
 from game.core.state import HostileMemory, SideKind
 from game.core.tolerance import EPS
 
@@ -108,8 +108,7 @@ def _update_draw(ctx: Ctx, mem: HostileMemory) -> None:
 
 def _in_contact(ctx: Ctx, unit: str, model: str) -> bool:
     e = ctx.state.models[model]
-    tol = float(ctx.settings["geo.contact_tol"])
-    return any(base_distance(m.base(), e.base()).distance <= tol + EPS for m in unit_models(ctx.state, unit))
+    return any(in_contact(ctx, m, e) for m in unit_models(ctx.state, unit))
 
 
 def note_melee(ctx: Ctx, unit: str, attacker: str) -> None:
