@@ -20,7 +20,6 @@ from game.ai.zone.look import (
     in_territory,
     is_ranged_unit,
     last_known,
-    leash_centre,
     legal,
     ranged_weapons,
     target_of,
@@ -66,6 +65,7 @@ from game.core.rules.exposure import (
     vis,
 )
 from game.core.rules.flow import eligible_units
+from game.core.rules.formation import leash_centre
 from game.core.rules.melee import parry_chances
 from game.core.state import GameState, ModelState, Phase
 

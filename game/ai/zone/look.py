@@ -48,13 +48,6 @@ def force_of(state: GameState, unit: str) -> ForceState | None:
     return state.forces.get(state.units[unit].side)
 
 
-def leash_centre(state: GameState, unit: str) -> Point2 | None:
-    f = force_of(state, unit)
-    if f is None or f.centre is None or f.leash is None:
-        return None
-    return (f.centre[0], f.centre[1])
-
-
 def in_territory(state: GameState, unit: str, model: str) -> bool:
     """AI-D.02 / AI-D.04 (b): the model's centre within 12.0" of the unit's location point pL (no location: never)."""
     f = force_of(state, unit)

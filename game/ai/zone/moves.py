@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from game.ai.zone.look import allowance, leash_centre, placed
+from game.ai.zone.look import allowance, placed
 from game.core.actions import Move
 from game.core.battlefield import Cover, Point2, Point3
 from game.core.rules.exposure import (
@@ -21,7 +21,7 @@ from game.core.rules.exposure import (
     path_to,
     unit_models,
 )
-from game.core.rules.formation import around, formation_move
+from game.core.rules.formation import around, formation_move, leash_centre
 from game.core.state import GameState, ModelState
 from game.core.tolerance import EPS
 

@@ -46,7 +46,8 @@ def around(x: float, y: float, d: float) -> list[tuple[float, float]]:
             for k in range(FOLLOW_ANGLES)]
 
 
-def _leash(state: GameState, unit: str) -> tuple[float, float] | None:
+def leash_centre(state: GameState, unit: str) -> tuple[float, float] | None:
+    """The location point pL a hostile unit is leashed to (GEO-20), None for a unit with no leash."""
     f = state.forces.get(state.units[unit].side)
     if f is None or f.centre is None or f.leash is None:
         return None
@@ -60,7 +61,7 @@ def follow(state: GameState, unit: str, f: ModelState, placed: list[Base], lead_
     settings = ctx.settings
     budget = allowance_of(ctx, f, context).inches
     others = [m.base() for m in state.models.values() if m.in_play and m.unit != unit]
-    centre = _leash(state, unit)
+    centre = leash_centre(state, unit)
     tol = float(settings["geo.contact_tol"])
     pts: list[tuple[float, float]] = [(f.x, f.y)]
     for b in placed:
