@@ -49,6 +49,7 @@ class CrewSpec:
     zone: str
     models: tuple[ModelSpec, ...]
     controller: str = "human"
+    faction: str | None = None  # FACTION-7.2.LIST id ("military", ...); None: no faction (no FACTION-7.2 relations)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,30 @@ class TaskSpec:
     actions: int
     mechanical: bool = False
     explosive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LootSpec:
+    """What a location's successful Search gives besides its TL Salvage roll (SCEN-10.*.CARD "Salvage / reward"):
+    named items (catalog equipment ids or scenario items such as the Game One attache case or the Game Two
+    keycard), grenades, rolls on the equipment tables (GAP-57), a fixed Salvage Value (never doubled, GAP-58), and
+    whether the Mission Objective's free roll on its TL's Salvage table is made (GAP-60; none at TL0)."""
+
+    items: tuple[str, ...] = ()
+    grenades: tuple[tuple[str, int], ...] = ()
+    equipment_rolls: tuple[tuple[str, int], ...] = ()  # (table "basic"/"advanced"/"special", rolls)
+    value: int = 0
+    tl_roll: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class FixedSpawn:
+    """Hostiles a location spawns when triggered instead of a Zone Hostiles Table roll (SCEN-10.1.CARD: the
+    zombified vehicle crew, GAP-99): a hostiles.toml id, figures and actions per activation."""
+
+    hostile: str
+    figures: int
+    actions: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +128,10 @@ class Scenario:
     k_limit: int | None = 12  # agreed Khrabrost' limit per crew (CREW-7.1.K-LIMITS, ZONE-8.1.PARITY); None = no limit
     locations: tuple[LocationSpec, ...] = ()  # Hot Spots and the Mission Objective (MISSION-8.2)
     hostiles: tuple[HostileSpec, ...] = ()  # hostiles placed at the start (HOSTILE-8.3.ALT-DEPLOY)
+    special_rules: tuple[str, ...] = ()  # named special rules the engine applies (docs/scenarios.md)
+    map: str | None = None  # the map file the scenario is played on (None: the open table of `table`)
+    source: str | None = None  # the scenario file it was loaded from (None: built in code)
+    sha256: str | None = None  # of the scenario file bytes (records name the scenario by it)
 
 
 def build_profile(catalog: Catalog, spec: ModelSpec) -> ModelProfile:
