@@ -404,12 +404,22 @@ class FlameAttack(Action):
     angle: float
 
 
+@dataclass(frozen=True, slots=True)
+class BreakAlliance(Action):
+    """The crew Leader tries to break his crew's alliance with crew `side`: a Will check at Difficulty 4 costing two
+    actions, one attempt per mission (FACTION-7.2.ALLIED, GAP-44); success lets his crew attack that crew."""
+
+    unit: str  # the Leader
+    side: str  # the Allied crew
+    cost: ClassVar[int] = 2
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     c.__name__: c
     for c in (Deploy, ChooseInitiative, Activate, EndActivation, Interrupt, DeclineInterrupt, DeclineMedKit,
               Move, Climb, Jump, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order, RangedAttack,
               MeleeAttack, Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack, Inspect, BoltToss,
-              ChooseHostileRoll, StayPut, Reasoned, Search)
+              ChooseHostileRoll, StayPut, Reasoned, Search, BreakAlliance)
 }
 
 

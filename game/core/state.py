@@ -145,6 +145,11 @@ class SideState:
     controller: str = "human"  # "human" or "ai" (AI-D.11 reads it)
     zone: str | None = None  # deployment zone name
     deployed: bool = False
+    faction: str | None = None  # FACTION-7.2.LIST id of a crew; None: no faction (Neutral to all)
+    faction_override: str = ""  # GAP-44 Enemy override check this mission: "" not taken, "passed", "failed"
+    break_tries: dict[str, int] = field(default_factory=dict)  # FACTION-7.2.ALLIED attempts per Allied crew
+    alliance_broken: list[str] = field(default_factory=list)  # crews whose alliance its Leader broke this mission
+    faction_enemies: list[str] = field(default_factory=list)  # crews that became Enemies by an attack after a break
 
 
 @dataclass(slots=True)

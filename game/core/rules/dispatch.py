@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import game.core.rules.basic as basic
 import game.core.rules.blasts as blasts
 import game.core.rules.burn as burn
+import game.core.rules.factions as factions
 import game.core.rules.fire as fire
 import game.core.rules.items as items
 import game.core.rules.melee as melee
@@ -23,6 +24,7 @@ from game.core.actions import (
     Aim,
     Alert,
     BoltToss,
+    BreakAlliance,
     Climb,
     ComplexTask,
     FlameAttack,
@@ -77,6 +79,7 @@ TABLE: dict[type, tuple[Check, Do]] = {
     Inspect: (scouting.check_inspect, scouting.do_inspect),
     BoltToss: (scouting.check_bolt, scouting.do_bolt),
     Search: (scouting.check_search, scouting.do_search),
+    BreakAlliance: (factions.check_break, factions.do_break),
 }
 
 
@@ -149,6 +152,8 @@ def do(ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
         t = ctx.state.models.get(action.target)
         if t is not None:
             memory.note_melee(ctx, t.unit, m.id)  # AI-D.03: the attack draws the hostile unit
+    if isinstance(action, (RangedAttack, MeleeAttack)):
+        factions.note_attack(ctx, m, action.target)  # FACTION-7.2.ALLIED: the attack makes the crews Enemies
     keeps = Order if context == "own" else Aim if context == "ordered" else None
     if act is not None and spent and keeps is not None and not isinstance(action, keeps):
         act.ordered_aim = None  # CORE-3.3.AIM/GAP-37: an ordered Aim is lost unless the next action is the attack

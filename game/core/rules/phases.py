@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import game.core.rules.dispatch as dispatch
+import game.core.rules.factions as factions
 import game.core.rules.memory as memory
 import game.core.rules.spawn as spawn
 from game.core.actions import (
@@ -132,6 +133,7 @@ def _on_activate(ctx: Ctx, action: Action) -> None:
     ctx.emit("activation_start", ("TURN-6", "INTRO-1.2.ACTIVATION"), unit=unit.id, side=side, budget=budget,
              hangover=unit.ej_hangover, banked_bonus=banked)
     memory.checkpoint(ctx, unit.id)  # AI-D.02: a hostile unit's check at the start of its activation
+    factions.at_activation(ctx, unit.id)  # GAP-44: a crew Leader's free Enemy-priority override check
     st.phase = Phase.ACTION
     st.deciding = side
     open_window(ctx, unit.id, resume="action")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import game.core.rules.factions as factions
 from game.core.actions import IllegalAction
 from game.core.catalog import Catalog, load_catalog
 from game.core.dice import Modifier
@@ -62,6 +63,7 @@ def target_model(ctx: Ctx, a: ModelState, target_id: str) -> ModelState:
                             "GAP-114")
     if t.dead:
         raise IllegalAction(f"{target_id} is dead", "COMBAT-4.4.PERMA-DEAD")
+    factions.check_attack(ctx, a, t)  # FACTION-7.2.ALLIED: Allied crews do not attack each other
     return t
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import game.core.rules.factions as factions
 from game.core.actions import BoltToss, IllegalAction, Inspect, Search
 from game.core.catalog.profiles import Template
 from game.core.dice import Modifier, TargetNumber
@@ -34,6 +35,7 @@ def check_inspect(ctx: Ctx, a: Inspect, m: ModelState, context: str) -> int:
     """CORE-3.3.INSPECT: a player model, a location not yet triggered or searched, not inspected by this player
     this turn already (GAP-52: no stacking), in range and LOS (GEO-23)."""
     refuse_hostile(ctx, m, "Inspect")
+    factions.check_location_action(ctx, m, "inspect")  # FACTION-7.2.ENEMY / GAP-44
     loc = location_of(ctx, a.location, "CORE-3.3.INSPECT")
     if loc.searched or loc.triggered:
         state = "searched" if loc.searched else "triggered"
@@ -117,6 +119,7 @@ def _bolt_check(ctx: Ctx, a: BoltToss, m: ModelState) -> tuple[LocationState, st
 
 def check_bolt(ctx: Ctx, a: BoltToss, m: ModelState, context: str) -> int:
     """GAP-51: a player model (AI-C.6), a point in the location's radius and the bolt's range, the shadow rule."""
+    factions.check_location_action(ctx, m, "bolt_toss")  # FACTION-7.2.ENEMY / GAP-44
     _bolt_check(ctx, a, m)
     return 1
 
@@ -167,6 +170,7 @@ def check_search(ctx: Ctx, a: Search, m: ModelState, context: str) -> int:
     searched, its own hostiles all gone (`search.cleared`), the searcher in reach; a model that failed the location's
     Skill Check tries again in a later activation; another model's search under way is not taken over."""
     refuse_hostile(ctx, m, "Search")
+    factions.check_location_action(ctx, m, "search")  # FACTION-7.2.ENEMY / GAP-44
     loc = location_of(ctx, a.location, "MISSION-8.2.CLEARING")
     if loc.searched:
         raise IllegalAction(f"{loc.id} has already been searched (each location is searched once)",

@@ -40,6 +40,7 @@ class ModelSpec:
     skills: tuple[str, ...] = ()
     items: tuple[str, ...] = ()
     grenades: tuple[tuple[str, int], ...] = ()  # ARMORY-5.1.GRENADE-CARRY (2 free)
+    raises: tuple[tuple[str, int], ...] = ()  # stat raises (move/ca/will/armor) from leftover K and advances
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,7 @@ class CrewSpec:
     models: tuple[ModelSpec, ...]
     controller: str = "human"
     faction: str | None = None  # FACTION-7.2.LIST id ("military", ...); None: no faction (no FACTION-7.2 relations)
+    k_limit: int | None = None  # the K limit the roster was built to (CREW-7.1.K-LIMITS); None: not given
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,14 +141,15 @@ def build_profile(catalog: Catalog, spec: ModelSpec) -> ModelProfile:
     rec = catalog.recruit(spec.level)
     armour = catalog.armour(spec.armour)
     support = any(catalog.weapon(w).is_support for w in spec.weapons)
+    up = dict(spec.raises)  # CREW-7.1.LEFTOVER (GAP-41) and POST-8.5.SPEND raises
     return ModelProfile(
         name=spec.name,
-        move=float(rec.move),
-        ca=rec.ca,
+        move=float(rec.move) + up.get("move", 0),
+        ca=rec.ca + up.get("ca", 0),
         armour=spec.armour,
-        armor=armour.armor,
+        armor=armour.armor + up.get("armor", 0),
         armour_move_mod=float(armour.move_mod),
-        will=rec.will,
+        will=rec.will + up.get("will", 0),
         wounds=rec.wounds,
         actions=rec.actions,
         experience=rec.experience,
@@ -184,8 +187,11 @@ def roster_json(crew: CrewSpec, profiles: list[ModelProfile]) -> dict[str, Any]:
                        "actions": p.actions, "move": p.move, "ca": p.ca, "armour": p.armour, "armor": p.armor,
                        "will": p.will, "wounds": p.wounds, "weapons": list(ms.weapons), "skills": list(ms.skills),
                        "items": list(ms.items), "grenades": {g: n for g, n in ms.grenades}})
-    return {"side": crew.side, "name": crew.name, "zone": crew.zone, "controller": crew.controller,
-            "khrabrost": sum(p.actions for p in profiles), "models": models}
+    out = {"side": crew.side, "name": crew.name, "zone": crew.zone, "controller": crew.controller,
+           "khrabrost": sum(p.actions for p in profiles), "models": models}
+    if crew.faction is not None:
+        out["faction"] = crew.faction  # FACTION-7.2.LIST (absent for a crew without one, as before)
+    return out
 
 
 def new_game(
@@ -209,7 +215,8 @@ def new_game(
     profiles = {crew.side: [build_profile(catalog, ms) for ms in crew.models] for crew in scenario.crews}
     check_k_limit(scenario, profiles)
     for crew in scenario.crews:
-        st.sides.append(SideState(crew.side, crew.name, SideKind.CREW, crew.controller, crew.zone))
+        st.sides.append(SideState(crew.side, crew.name, SideKind.CREW, crew.controller, crew.zone,
+                                  faction=crew.faction))
         for ms, profile in zip(crew.models, profiles[crew.side], strict=False):
             st.units[ms.id] = UnitState(ms.id, crew.side, [ms.id])
             st.models[ms.id] = ModelState(ms.id, ms.id, crew.side, profile, items=list(ms.items),

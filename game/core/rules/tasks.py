@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import game.core.rules.factions as factions
 from game.core.actions import ComplexTask, IllegalAction
 from game.core.dice import Modifier, TargetNumber
 from game.core.rules.context import record_crit
@@ -25,6 +26,7 @@ def check_task(ctx: Ctx, a: ComplexTask, m: ModelState, context: str) -> int:
     task = ctx.state.tasks.get(a.task)
     if task is None:
         raise IllegalAction(f"no task {a.task!r} in this scenario", "CORE-3.4.TASK")
+    factions.check_location_action(ctx, m, "interact")  # FACTION-7.2.ENEMY / GAP-44: tasks of the mission area
     if task.done:
         raise IllegalAction(f"task {a.task} is already complete", "CORE-3.4.TASK")
     if not in_task_contact(ctx, m, task):
