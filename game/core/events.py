@@ -303,6 +303,16 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
     "target_lock_dropped": lambda d: f"  {d['unit']} drops its lock on {d['target']}: {d['why']}",
     "melee_draw": lambda d: (f"  {d['unit']} is drawn by {d['target']}'s melee attack" if d["target"]
                              else f"  {d['unit']} is no longer drawn by {d['previous']}"),
+    "break_alliance": lambda d: (f"  {d['leader']} ({d['side']}) tries to break the alliance with {d['target_side']}: "
+                                 f"D10 {d['roll']} against TN {d['tn']} (Will - 4): "
+                                 + ("it breaks, the crew may attack them this mission" if d["passed"]
+                                    else "it holds, no attack on that crew this mission")),
+    "faction_override": lambda d: (f"  {d['leader']} ({d['side']}) faces the Enemy crew {_names(d['enemies'])}: "
+                                   f"override check D10 {d['roll']} against TN {d['tn']} (Will - 2): "
+                                   + ("passed, the crew acts freely" if d["passed"] else
+                                      "failed, no locations while an Enemy model is in play")),
+    "crews_now_enemies": lambda d: (f"  {d['attacker']} attacks {d['target']}: {_names(d['sides'])} are Enemies "
+                                    "from now on"),
     "melee_round": lambda d: (f"  melee: {d['attacker']} scores {_n(d['attacker_hits'], 'hit')}, {d['defender']} "
                               f"({d['defender_weapon']}) scores {_n(d['defender_hits'], 'hit')}"),
 })

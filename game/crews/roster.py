@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,8 +211,6 @@ def roster_toml(doc: Mapping[str, Any], *, header: str = "") -> str:
     lines = [f"# {x}" if x else "#" for x in header.splitlines()]
     lines += [f"format = {_toml_value(doc.get('format', FORMAT))}", f"version = {_toml_value(doc.get('version', 1))}",
               "", "[crew]"]
-    emit: Callable[[Mapping[str, Any], Mapping[str, _Field]], None]
-
     def emit(table: Mapping[str, Any], spec: Mapping[str, _Field]) -> None:
         for key in spec:
             if key in table and table[key] is not None:
