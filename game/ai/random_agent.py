@@ -17,6 +17,7 @@ from game.core.actions import (
     Aim,
     Alert,
     BoltToss,
+    BreakAlliance,
     ChooseHostileRoll,
     ChooseInitiative,
     Climb,
@@ -52,6 +53,7 @@ from game.core.geometry.polygon import polygon_bounds
 from game.core.geometry.terrain import LOW_OBSTACLE, Level, levels, pieces_at, walking_level
 from game.core.rules import eligible_units, hustle_due, remaining, settings_of, validate
 from game.core.rules.context import read_ctx
+from game.core.rules.factions import alliance_targets
 from game.core.rules.flow import window_kits
 from game.core.rules.stats import move_allowance
 from game.core.state import GameState, ModelState, Phase
@@ -195,6 +197,9 @@ class RandomAgent:
             kinds[kind] = partial(self._shuffled, acts)
         if m.profile.leader and context == "own":
             kinds["Order"] = lambda: self._orders(st, uid, m)
+            allies = alliance_targets(st, settings_of(st), m.side)  # FACTION-7.2.ALLIED (none: draws as before)
+            if allies:
+                kinds["BreakAlliance"] = lambda: self._shuffled([BreakAlliance(uid, s) for s in allies])
         return kinds
 
     def _shuffled(self, actions: list[Action]) -> Iterator[Action]:

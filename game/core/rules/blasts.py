@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+import game.core.rules.factions as factions
 from game.core.actions import FlameAttack, IllegalAction, TemplateAttack, ThrowGrenade
 from game.core.battlefield import Scene
 from game.core.catalog.profiles import Template
@@ -42,7 +43,10 @@ def _check_point(ctx: Ctx, m: ModelState, x: float, y: float, blast: Blast) -> D
         reach = blast.range_max * range_multiplier(ctx)
         raise IllegalAction(f"the point is {d:.2f}\" away; {blast.name} reaches {blast.range_min:g}-{reach:g}\"",
                             "GEO-5")
-    return delivery(ctx, m, x, y, blast)
+    d = delivery(ctx, m, x, y, blast)
+    if d.target is not None:
+        factions.check_attack(ctx, m, ctx.state.models[d.target])  # FACTION-7.2.ALLIED: an attack on that model
+    return d
 
 
 def check_throw(ctx: Ctx, a: ThrowGrenade, m: ModelState, context: str) -> int:

@@ -109,7 +109,7 @@ def _check_k(doc: Mapping[str, Any], catalog: Catalog, settings: Settings, k_lim
     k = khrabrost(doc, catalog)
     if k_limit is not None and k > k_limit:
         costs = Counter(str(m.get("level")) for _, m in active_models(doc))
-        parts = ", ".join(f"{n} {lvl} x{catalog.recruits[lvl].k_cost}K" for lvl, n in sorted(costs.items())
+        parts = ", ".join(f"{n} {lvl} at {catalog.recruits[lvl].k_cost}K" for lvl, n in sorted(costs.items())
                           if lvl in catalog.recruits)
         out.append(Problem("models", f"the crew is {k}K ({parts}), over the {k_limit}K limit",
                            f"at most {k_limit}K (Veteran and Leader 3K, Hardened 2K, Rookie 1K)",

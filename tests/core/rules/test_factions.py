@@ -238,3 +238,14 @@ def test_faction_state_round_trips() -> None:
     back = GameState.from_json(st.to_json())
     assert back.sides[0].alliance_broken == ["b"] and back.sides[0].break_tries == {"b": 1}
     assert back.sides[0].faction == "military"
+
+
+def test_a_grenade_aimed_at_an_allied_model_is_an_attack() -> None:
+    """FACTION-7.2.ALLIED with GAP-70: a throw whose point is on an Allied model's base is an attack on it."""
+    from game.core.actions import ThrowGrenade
+
+    st = crews("military", "scientists")
+    st.models["a-boss"].grenades = {"hand_grenade": 2}
+    activate(st, "a-boss")
+    assert refused(st, ThrowGrenade("a-boss", "hand_grenade", 20.0, 10.0)).rule == "FACTION-7.2.ALLIED"
+    validate(st, ThrowGrenade("a-boss", "hand_grenade", 15.0, 3.0))  # open ground: not aimed at anyone
