@@ -31,7 +31,8 @@ def _games(a: str, b: str, seeds: range):
 
 def test_allied_crews_only_fight_after_a_passed_break() -> None:
     """Military and Scientists are Allied (FACTION-7.2.TABLE): every attack between them follows a passed
-    break_alliance by the attacker's crew (or the Enemies that attack made); the agent tries the break (BreakAlliance is one of its kinds)."""
+    break_alliance by the attacker's crew (or the Enemies that attack made); the agent tries the break
+    (BreakAlliance is one of its kinds)."""
     tries = 0
     for st, events in _games("military", "scientists", range(1, 5)):
         broken: set[str] = set()

@@ -43,10 +43,10 @@ def _check_point(ctx: Ctx, m: ModelState, x: float, y: float, blast: Blast) -> D
         reach = blast.range_max * range_multiplier(ctx)
         raise IllegalAction(f"the point is {d:.2f}\" away; {blast.name} reaches {blast.range_min:g}-{reach:g}\"",
                             "GEO-5")
-    d = delivery(ctx, m, x, y, blast)
-    if d.target is not None:
-        factions.check_attack(ctx, m, ctx.state.models[d.target])  # FACTION-7.2.ALLIED: an attack on that model
-    return d
+    dv = delivery(ctx, m, x, y, blast)
+    if dv.target is not None:
+        factions.check_attack(ctx, m, ctx.state.models[dv.target])  # FACTION-7.2.ALLIED: an attack on that model
+    return dv
 
 
 def check_throw(ctx: Ctx, a: ThrowGrenade, m: ModelState, context: str) -> int:
