@@ -62,6 +62,7 @@ _MODEL = {
     "wounds_current": _Field("int", minimum=0), "slots": _Field("int", True, minimum=0),
     "skills": _Field("strs", default=()), "weapons": _Field("strs", True), "equipment": _Field("strs", default=()),
     "special": _Field("strs", default=()), "grenades": _Field("counts", default={}),
+    "ammo": _Field("counts", default={}),
     "advanced": _Field("counts", default={}), "leftover": _Field("counts", default={}),
     "missions": _Field("int", default=0, minimum=0), "scars": _Field("strs", default=()),
 }
@@ -180,7 +181,8 @@ def crew_from_doc(doc: Mapping[str, Any], *, side: str, zone: str, where: str,
                     raises[stat] = raises.get(stat, 0) + n
         models.append(ModelSpec(f"{side}-{m['id']}", m["name"], m["level"], m["armour"], tuple(m["weapons"]),
                                 tuple(m["skills"]), tuple(m["equipment"]) + tuple(m["special"]),
-                                tuple(sorted(m["grenades"].items())), tuple(sorted(raises.items()))))
+                                tuple(sorted(m["grenades"].items())), tuple(sorted(raises.items())),
+                                tuple(sorted(m["ammo"].items()))))
     crew = norm["crew"]
     return CrewSpec(side, crew["name"], zone, tuple(models), faction=crew.get("faction"), k_limit=crew["k_limit"])
 

@@ -66,7 +66,8 @@ def doc_from_spec(spec: CrewSpec, catalog: Catalog) -> dict[str, Any]:
             "armour": ms.armour, "wounds": rec.wounds if rec else 1, "wounds_current": rec.wounds if rec else 1,
             "slots": catalog.levels[rec.experience].slots if rec and rec.experience in catalog.levels else 0,
             "skills": list(ms.skills), "weapons": list(ms.weapons), "equipment": slot_items, "special": special,
-            "grenades": {g: n for g, n in ms.grenades}, "advanced": {}, "leftover": dict(ms.raises),
+            "grenades": {g: n for g, n in ms.grenades}, "ammo": dict(ms.ammo), "advanced": {},
+            "leftover": dict(ms.raises),
             "missions": 0, "scars": []})
     faction = spec.faction
     gear = list(starting_gear(faction)) if faction in FACTIONS else []
@@ -208,6 +209,15 @@ def _check_weapons(where: str, m: Mapping[str, Any], rec: Any, catalog: Catalog,
             melee += 1
         else:
             ranged += 1
+    for wid, n in sorted(m.get("ammo", {}).items()):
+        w = catalog.weapons.get(wid)
+        f = f"{where}.ammo.{wid}"
+        if w is None or wid not in m.get("weapons", []) or w.ammo is None:
+            out.append(Problem(f, f"{wid!r} is not a Limited-Ammo weapon the model carries",
+                               "the model's Limited-Ammo weapons (flame thrower, 40mm GL, RPG, mortar)",
+                               "ARMORY-5.1.SR-LIMITED"))
+        elif not 0 <= n <= w.ammo:
+            out.append(Problem(f, f"{n} rounds", f"0 to {w.ammo} (a load-out, GAP-67)", "ARMORY-5.1.SR-LIMITED"))
     if ranged != rec.ranged or melee != rec.melee:
         out.append(Problem(f"{where}.weapons", f"{ranged} ranged and {melee} melee weapon(s)",
                            f"{rec.ranged} ranged and {rec.melee} melee (a pistol is ranged)", "GAP-42"))

@@ -82,7 +82,7 @@ def side_relation(st: GameState, settings: Settings, own: str, other: str) -> Re
     a, b = _crew(st, own), _crew(st, other)
     if a is None or b is None:
         return None
-    if other in a.faction_enemies or own in b.faction_enemies:
+    if other in a.faction_enemies:
         return Relation.ENEMY
     return relation(settings, a.faction, b.faction)
 
@@ -222,15 +222,26 @@ def do_break(ctx: Ctx, act: BreakAlliance, m: ModelState, context: str) -> int:
 
 def note_attack(ctx: Ctx, attacker: ModelState, target_id: str) -> None:
     """FACTION-7.2.ALLIED: once an attack is made on a crew whose alliance was broken, the two crews are Enemies
-    (for the rest of the campaign; in this mission the Enemy priority rule then applies to both)."""
+    (for the rest of the campaign; in this mission the Enemy priority rule then applies to both). [HOUSE] A crew
+    attacked by one it counts as Allied (the table is not symmetric: Traders see Independents as Neutral, Independents
+    see Traders as Allied) is freed: it counts the attacker as an Enemy from then on."""
     st = ctx.state
     t = st.models.get(target_id)
     if t is None:
         return
     me, them = _crew(st, attacker.side), _crew(st, t.side)
-    if me is None or them is None or t.side not in me.alliance_broken or t.side in me.faction_enemies:
+    if me is None or them is None:
         return
-    me.faction_enemies.append(t.side)
-    them.faction_enemies.append(attacker.side)
-    ctx.emit("crews_now_enemies", ("FACTION-7.2.ALLIED",), sides=[attacker.side, t.side], attacker=attacker.id,
-             target=t.id)
+    changed = []
+    if t.side in me.alliance_broken and t.side not in me.faction_enemies:
+        me.faction_enemies.append(t.side)
+        changed.append(attacker.side)
+        if attacker.side not in them.faction_enemies:
+            them.faction_enemies.append(attacker.side)
+            changed.append(t.side)
+    elif side_relation(st, ctx.settings, t.side, attacker.side) is Relation.ALLIED:
+        them.faction_enemies.append(attacker.side)
+        changed.append(t.side)
+    if changed:
+        ctx.emit("crews_now_enemies", ("FACTION-7.2.ALLIED",), sides=[attacker.side, t.side], attacker=attacker.id,
+                 target=t.id, now_enemy=changed)

@@ -41,6 +41,7 @@ class ModelSpec:
     items: tuple[str, ...] = ()
     grenades: tuple[tuple[str, int], ...] = ()  # ARMORY-5.1.GRENADE-CARRY (2 free)
     raises: tuple[tuple[str, int], ...] = ()  # stat raises (move/ca/will/armor) from leftover K and advances
+    ammo: tuple[tuple[str, int], ...] = ()  # rounds left per Limited-Ammo weapon (GAP-67); absent: a full load-out
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +221,7 @@ def new_game(
         for ms, profile in zip(crew.models, profiles[crew.side], strict=False):
             st.units[ms.id] = UnitState(ms.id, crew.side, [ms.id])
             st.models[ms.id] = ModelState(ms.id, ms.id, crew.side, profile, items=list(ms.items),
-                                          grenades=dict(ms.grenades))
+                                          grenades=dict(ms.grenades), ammo=dict(ms.ammo))
     for t in scenario.tasks:
         st.tasks[t.id] = TaskState(t.id, t.name, t.x, t.y, t.radius, t.difficulty, t.actions, t.mechanical,
                                    t.explosive)

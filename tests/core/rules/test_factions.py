@@ -249,3 +249,33 @@ def test_a_grenade_aimed_at_an_allied_model_is_an_attack() -> None:
     activate(st, "a-boss")
     assert refused(st, ThrowGrenade("a-boss", "hand_grenade", 20.0, 10.0)).rule == "FACTION-7.2.ALLIED"
     validate(st, ThrowGrenade("a-boss", "hand_grenade", 15.0, 3.0))  # open ground: not aimed at anyone
+
+
+def test_a_crew_attacked_by_one_it_counts_as_allied_is_freed() -> None:
+    """GAP-43 rows are not symmetric: Traders see Independents as Neutral and may attack them; the Independents,
+    who count Traders as Allied, then count them as Enemies (house: the victim is freed) and may shoot back."""
+    st = crews("traders", "independents")
+    activate(st, "a-boss")
+    ev = apply(st, RangedAttack("a-boss", "b-boss", "assault_rifle"), ScriptedDice([10, 10, 10]))
+    (e,) = [x for x in ev if x.type == "crews_now_enemies"]
+    assert e.data["now_enemy"] == ["b"]
+    assert side_relation(st, S, "b", "a") is Relation.ENEMY and side_relation(st, S, "a", "b") is Relation.NEUTRAL
+    st.units["a-boss"].activated = True
+    ev = _activate(st, "b-boss", [5])  # the Independents now face an Enemy crew: their Leader's override check
+    assert [x.data["passed"] for x in ev if x.type == "faction_override"] == [True]
+    validate(st, RangedAttack("b-boss", "a-boss", "assault_rifle"))
+
+
+def test_limited_ammo_carries_over_from_the_roster() -> None:
+    """GAP-67 (`ammo.persistent`): a roster's rounds left reach the table (ModelSpec.ammo)."""
+    from dataclasses import replace as _replace
+
+    from game.core.rules.setup import ModelSpec, _open_table_demo, new_game
+
+    base = _open_table_demo()
+    crew = base.crews[0]
+    oleg = next(m for m in crew.models if m.id == "v-oleg")
+    models = tuple(_replace(m, ammo=(("flame_thrower", 2),)) if m is oleg else m for m in crew.models)
+    scen = _replace(base, crews=(_replace(crew, models=models), base.crews[1]))
+    st, _ = new_game(scen, seed=1)
+    assert st.models["v-oleg"].ammo == {"flame_thrower": 2} and isinstance(oleg, ModelSpec)
