@@ -73,3 +73,14 @@ def _enemy_in_play_at(st, events, seq: int, side: str) -> bool:
     gone = {e.data["model"] for e in events if e.seq < seq and e.type == "out_of_action"}
     return any(m.side != side and m.side in ("military", "bandits") and mid not in gone
                for mid, m in st.models.items())
+
+
+def test_a_second_queued_wound_after_the_last_kit_needs_no_decision() -> None:
+    """COMBAT-4.4.MEDKIT-SELF: two free attacks on a withdrawing model each queue a Wound while it still has its one
+    Med-Kit; once the kit dressed the first, the second is settled without a decision (seed 16 of these crews
+    without factions once offered it and the agent's UseItem was refused: "carries no Med-Kit")."""
+    scen = _scenario("military", "bandits")
+    scen = replace(scen, crews=tuple(replace(c, faction=None) for c in scen.crews))
+    st, _, events = play(scen, {c.side: RandomAgent(16 * 7 + i) for i, c in enumerate(scen.crews)}, 16)
+    assert st.phase.name == "MISSION_END"
+    assert [e for e in events if e.type == "medkit" and e.data["patient"] == "military-dorn"]

@@ -143,8 +143,8 @@ def check_location_action(ctx: Ctx, m: ModelState, what: str) -> None:
     if what not in s["factions.checks.blocked"]:
         return
     me = _crew(st, m.side)
-    if me is None or me.faction_override == "passed":
-        return
+    if me is None or me.faction_override == "passed" or (me.faction is None and not me.faction_enemies):
+        return  # no faction, no relations (FACTION-7.2.NEUTRAL)
     foes = enemy_crews_in_play(st, s, m.side)
     if foes:
         state = "failed its override check" if me.faction_override == "failed" else "not passed the override check"
@@ -163,7 +163,7 @@ def at_activation(ctx: Ctx, unit_id: str) -> None:
     if leader is None or not leader.profile.leader:
         return
     me = _crew(st, leader.side)
-    if me is None or me.faction_override:
+    if me is None or me.faction_override or (me.faction is None and not me.faction_enemies):
         return
     foes = enemy_crews_in_play(st, s, leader.side)
     if not foes or leader.profile.will is None:

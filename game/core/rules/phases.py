@@ -328,6 +328,10 @@ def _finish_wound_decision(ctx: Ctx) -> None:
     st = ctx.state
     dec = st.wound_queue.pop(0)
     settle_wounds(ctx, dec.model, dec.round_id)
+    while st.wound_queue and medkits(st.models[st.wound_queue[0].model]) == 0:
+        later = st.wound_queue.pop(0)  # COMBAT-4.4.MEDKIT-SELF: its last kit went on an earlier Wound: no decision
+        if not st.models[later.model].ooa:
+            settle_wounds(ctx, later.model, later.round_id)
     if st.wound_queue:
         st.deciding = st.models[st.wound_queue[0].model].side
         return
