@@ -78,14 +78,17 @@ def _value(kind: str, v: object) -> tuple[bool, object]:
     if kind == "int":
         return isinstance(v, int) and not isinstance(v, bool), v
     if kind == "number":
-        ok = isinstance(v, (int, float)) and not isinstance(v, bool)
-        return ok, float(v) if ok else v  # type: ignore[arg-type]
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return True, float(v)
+        return False, v
     if kind == "strs":
-        ok = isinstance(v, list) and all(isinstance(x, str) for x in v)
-        return ok, list(v) if ok else v  # type: ignore[call-overload]
+        if isinstance(v, list) and all(isinstance(x, str) for x in v):
+            return True, list(v)
+        return False, v
     if kind == "counts":
-        ok = isinstance(v, dict) and all(isinstance(n, int) and not isinstance(n, bool) for n in v.values())
-        return ok, dict(v) if ok else v  # type: ignore[call-overload]
+        if isinstance(v, dict) and all(isinstance(n, int) and not isinstance(n, bool) for n in v.values()):
+            return True, dict(v)
+        return False, v
     if kind == "table":
         return isinstance(v, dict), v
     return isinstance(v, list) and all(isinstance(x, dict) for x in v), v
@@ -115,6 +118,9 @@ def _table(raw: Mapping[str, Any], spec: Mapping[str, _Field], at: str, out: lis
             continue
         if f.kind == "choice" and v not in f.choices:
             out.append(Problem(f"{pre}{key}", f"{v!r}", ", ".join(f.choices), "ROSTER-12"))
+            continue
+        if f.kind == "counts" and isinstance(v, dict) and any(n < 0 for n in v.values()):
+            out.append(Problem(f"{pre}{key}", f"{v!r} has a negative count", "whole numbers >= 0", "ROSTER-12"))
             continue
         if f.minimum is not None and isinstance(v, int) and v < f.minimum:
             out.append(Problem(f"{pre}{key}", f"{v}", f"a whole number >= {f.minimum}", "ROSTER-12"))
