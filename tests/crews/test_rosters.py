@@ -208,3 +208,16 @@ def test_a_14k_crew_is_over_a_12k_scenario_limit() -> None:
     b = load_crew("bandits", zone=base.zones[1].name).spec
     with pytest.raises(ValueError, match="ZONE-8.1.PARITY"):
         new_game(Scenario("t", "t", base.table, base.zones, (a, b)), seed=1)
+
+
+def test_the_document_is_plain_json_for_records() -> None:
+    """Records embed `.doc` (issue 15 item 6): plain JSON, rebuilt to the same CrewSpec; an edited copy is checked
+    again and refused when it breaks a rule."""
+    import json
+
+    c = load_crew("cultists")
+    doc = json.loads(json.dumps(c.doc))
+    assert crew_from_doc(doc, side="cultists", zone="", where="record") == c.spec
+    doc["models"][1]["weapons"] = ["hmg", "knife"]
+    with pytest.raises(CrewFileError, match=r"record: models\[1\]\.weapons\[0\].*CREW-7.1.WEAPON-CHOICE"):
+        crew_from_doc(doc, side="cultists", zone="", where="record")

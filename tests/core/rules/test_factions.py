@@ -279,3 +279,31 @@ def test_limited_ammo_carries_over_from_the_roster() -> None:
     scen = _replace(base, crews=(_replace(crew, models=models), base.crews[1]))
     st, _ = new_game(scen, seed=1)
     assert st.models["v-oleg"].ammo == {"flame_thrower": 2} and isinstance(oleg, ModelSpec)
+
+
+def test_a_blocked_crew_may_not_work_on_a_task() -> None:
+    """GAP-44 "interact with locations" (`factions.checks.blocked` interact): complex tasks of the mission area."""
+    from game.core.actions import ComplexTask
+    from game.core.state import TaskState
+
+    st = crews("military", "bandits")
+    st.tasks["door"] = TaskState("door", "the bunker door", 11.0, 10.0, 0.5, difficulty=1, actions=1)
+    _activate(st, "a-boss", [7])
+    assert refused(st, ComplexTask("a-boss", "door")).rule == "FACTION-7.2.ENEMY"
+    st.models["b-boss"].ooa = st.models["b-kid"].ooa = True
+    validate(st, ComplexTask("a-boss", "door"))
+
+
+def test_an_order_cannot_get_round_the_rules() -> None:
+    """SKILL-6.1.LEADER-ORDER re-enters the same checks: no ordered shot at an Allied crew, no ordered Search while
+    an un-overridden Enemy crew is in play."""
+    from game.core.actions import Order
+
+    st = crews("military", "scientists")
+    activate(st, "a-boss")
+    assert refused(st, Order("a-boss", "a-kid", RangedAttack("a-kid", "b-boss", "pistol"))).rule == \
+        "FACTION-7.2.ALLIED"
+    st2 = crews("military", "bandits")
+    st2.models["a-kid"].x, st2.models["a-kid"].y = 11.5, 10.5
+    _activate(st2, "a-boss", [9])
+    assert refused(st2, Order("a-boss", "a-kid", Search("a-kid", "hs"))).rule == "FACTION-7.2.ENEMY"
