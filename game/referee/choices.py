@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.core.actions import Action, Aim, Alert, MeleeAttack, Rally, RangedAttack, UseItem, Withdraw
+from game.core.rules.converge import converges
 from game.core.rules.exposure import cover_against, enemies, nearest_model, seen_by
 from game.core.state import GameState
+from game.referee.converge import judge_converge
 from game.referee.memory import Memory
 from game.referee.moves import cover_move_need, judge_move, meets
 from game.referee.report import Judge
@@ -118,6 +120,9 @@ def judge_action(j: Judge, before: GameState, after: GameState, action: Action, 
     it = intent(before, unit, memory, tune)
     aimed_now = bool(act.aim)  # an Aim already taken: the aimed shot into a melee is what AI-D.08 prescribes
     p = plan(before, unit, it, tune, single=left < 2 and not aimed_now)
+    if it.target is None and not p.options and converges(before, unit):
+        judge_converge(j, before, after, unit, action, tune.cover_slack)  # AI-S.G3ZOMBIES
+        return
     if isinstance(action, ATTACKS):
         judge_target(j, before, unit, action, p)
     if p.options:

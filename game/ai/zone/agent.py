@@ -51,6 +51,8 @@ from game.core.actions import (
     UseItem,
 )
 from game.core.rules import remaining
+from game.core.rules.converge import RULE as CONVERGE
+from game.core.rules.converge import converge_goal, converge_step, converges
 from game.core.rules.exposure import (
     Candidate,
     CandidateSet,
@@ -65,7 +67,7 @@ from game.core.rules.exposure import (
     vis,
 )
 from game.core.rules.flow import eligible_units
-from game.core.rules.formation import leash_centre
+from game.core.rules.formation import formation_move, leash_centre
 from game.core.rules.melee import parry_chances
 from game.core.state import GameState, ModelState, Phase
 
@@ -333,8 +335,35 @@ class ZoneAgent:
                                                            f"{target} with 1 action and has no other shot: it holds "
                                                            f"its fire", target=target))
 
+    def _converge(self, state: GameState, unit: str) -> Decision:
+        """AI-S.G3ZOMBIES: no player model seen and no lock: along the shortest path toward the nearest converge point
+        (the CPO's doors), the whole allowance of each Move (rules.converge); arrived, it holds there."""
+        goal = converge_goal(state, unit)
+        if goal is None:
+            return Decision(EndActivation(unit), _r(CONVERGE, f"{unit} sees nobody and has no path to any of its "
+                                                              "converge points: it holds"), "moving")
+        at = (round(goal.point[0], 4), round(goal.point[1], 4))
+        if goal.arrived(state):
+            return Decision(EndActivation(unit), _r(CONVERGE, f"{unit} sees nobody and stands at {at}, the converge "
+                                                              "point it heads for: it holds there", goal=goal.point),
+                            "moving")
+        for share in (1.0, 0.75, 0.5, 0.25):
+            step = converge_step(state, unit, share=share)
+            if step is None:
+                break
+            g, path = step
+            mv = formation_move(state, unit, g.lead, path, target=None)
+            if mv is not None:
+                return Decision(mv, _r(CONVERGE, f"{unit} sees no player model: it shuffles along the shortest path "
+                                                 f"toward {at} ({g.cost:.1f}\" away, led by {g.lead})",
+                                       goal=g.point, cost=round(g.cost, 4), share=share), "moving")
+        return Decision(EndActivation(unit), _r(CONVERGE, f"{unit} sees nobody and cannot move toward {at} as a "
+                                                          "unit: it holds", goal=goal.point), "moving")
+
     def _no_target(self, state: GameState, unit: str, left: int) -> Decision:
-        """AI-D.04 (b)-(d): no visible enemy and no lock."""
+        """AI-D.04 (b)-(d): no visible enemy and no lock; AI-S.G3ZOMBIES for a force with converge points."""
+        if converges(state, unit):
+            return self._converge(state, unit)
         tune = Tuning.of(state)
         force = force_of(state, unit)
         centre = leash_centre(state, unit)
