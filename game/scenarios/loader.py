@@ -220,8 +220,9 @@ def parse_scenario(data: bytes, file: str, *, base: Path) -> ScenarioFile:
     bf = _map(c, doc, base)
     catalog = load_catalog(Settings(settings)) if settings is not None else load_catalog(Settings({}))
     deployment = _deployment(c, doc, bf)
-    if crews is not None and deployment and len(crews) != len(deployment):
-        c.add("crews", f"names {len(crews)} crew(s) for {len(deployment)} deployment zone(s)",
+    zones_given = len(doc["deployment"]) if isinstance(doc.get("deployment"), list) else 0
+    if crews is not None and zones_given and len(crews) != zones_given:
+        c.add("crews", f"names {len(crews)} crew(s) for {zones_given} deployment zone(s)",
               "one default crew per [[deployment]] zone")
     locations = _locations(c, doc, bf, tl, catalog, items, settings or {})
     hostiles = _hostiles(c, doc, bf, locations, catalog)
@@ -252,9 +253,10 @@ def _settings(c: Collector, doc: Mapping[str, Any]) -> dict[str, Any] | None:
 
     walk("", raw)
     try:
-        Settings(flat, where="settings")
+        Settings(flat, where="[settings]")
     except SettingsError as exc:
-        c.add("settings", str(exc), "house settings by key (docs/settings.md) at values they allow")
+        c.add("settings", str(exc).removeprefix("[settings]: "),
+              "house settings by key (docs/settings.md) at values they allow")
         return None
     return flat
 
@@ -565,9 +567,10 @@ def _hostiles(c: Collector, doc: Mapping[str, Any], bf: Battlefield | None, loca
         h = f.text(c, t, "hostile", path, choices=sorted(cat.hostiles))
         n = f.integer(c, t, "figures", path, lo=1, hi=30)
         loc = f.text(c, t, "location", path, default=None)
+        unresolved = loc == "objective" and objective is None  # the [objective] problem is reported already
         if loc == "objective":
             loc = objective
-        if loc is not None and loc not in {x.id for x in locations}:
+        if loc is not None and loc not in {x.id for x in locations} and not unresolved:
             c.add(f"{path}.location", f"no location {loc!r} in this scenario",
                   f"\"objective\" or a location id ({', '.join(x.id for x in locations) or 'none'})")
         at = None
@@ -583,7 +586,7 @@ def _hostiles(c: Collector, doc: Mapping[str, Any], bf: Battlefield | None, loca
         sites = tuple(_points(c, bf, t["sites"], f"{path}.sites")) if "sites" in t else ()
         if len(sites) > 10:
             c.add(f"{path}.sites", f"names {len(sites)} sites", "1 to 10 (one die roll)")
-        if loc is None and at is None and not sites and not places:
+        if "location" not in t and at is None and not sites and not places:
             c.add(path, "stands nowhere", "a `location`, an `anchor`, a point `at` or `sites`")
         converge = tuple((x, y) for _, x, y in _points(c, bf, t["converge"], f"{path}.converge")) \
             if "converge" in t else ()

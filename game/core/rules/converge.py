@@ -6,7 +6,7 @@ player model comes into view (then the normal targeting holds). The Zone's agent
 
 Interpretations: "the CPO's nearest door/edge" = the converge point with the least shortest-path cost from the
 unit's model nearest it in a straight line (that model leads, AI-D.15), ties by the order the scenario lists them; a
-mob whose lead stands within ARRIVED (its radius + 0.5") of that point has arrived and holds there; a Move goes the
+mob with a model within ARRIVED (its radius + 0.5") of a point has arrived there and holds; a Move goes the
 lead's full allowance along the path (one Move action) or stops on arriving."""
 from __future__ import annotations
 
@@ -52,6 +52,10 @@ def converge_goal(state: GameState, unit: str) -> Goal | None:
     models = sorted((m for m in state.unit_models(unit) if m.in_play), key=lambda m: m.id)
     if not models:
         return None
+    for gx, gy in f.converge:  # a model already at a point: the unit has arrived there
+        for m in models:
+            if math.hypot(m.x - gx, m.y - gy) <= m.radius + ARRIVE_GAP + EPS:
+                return Goal((gx, gy), m.id, math.hypot(m.x - gx, m.y - gy), ((m.x, m.y, m.z),))
     best: Goal | None = None
     for gx, gy in f.converge:
         lead = min(models, key=lambda m: (math.hypot(m.x - gx, m.y - gy), m.id))
