@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from game.core.rules.setup import CrewSpec, _open_table_demo, new_game
+from game.core.rules.setup import CrewSpec, new_game, scenario
 from game.scenarios.loader import ScenarioFile, ScenarioNotFound, resolve_scenario
 from game.scenarios.problems import Problem, ScenarioError
 
@@ -55,7 +55,7 @@ def default_crews(sf: ScenarioFile) -> tuple[list[CrewSpec] | None, str]:
 
 def stand_ins(sf: ScenarioFile) -> list[CrewSpec]:
     """The open-table demo crews, one per deployment zone (for the checks that need some crew)."""
-    demo = _open_table_demo().crews
+    demo = scenario("open-table-demo").crews
     out = []
     for i in range(len(sf.deployment)):
         c = demo[i % len(demo)]

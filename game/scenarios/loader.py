@@ -19,6 +19,7 @@ from typing import Any
 
 import shapely
 
+import game.scenarios.fields as f
 from game.core.battlefield import Anchor, Battlefield, Zone
 from game.core.catalog import Catalog, load_catalog
 from game.core.catalog.profiles import EquipmentTable
@@ -35,7 +36,6 @@ from game.core.rules.setup import (
 )
 from game.core.settings import Settings, SettingsError
 from game.maps.loader import MapError, load_map
-from game.scenarios import fields as f
 from game.scenarios.problems import Collector, Problem, ScenarioError
 from game.scenarios.special import check_special
 

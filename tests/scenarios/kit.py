@@ -8,13 +8,13 @@ from functools import cache
 from game.ai.random_agent import RandomAgent
 from game.core.battlefield import Battlefield
 from game.core.rules.apply import apply
-from game.core.rules.setup import CrewSpec, Scenario, _open_table_demo, new_game
+from game.core.rules.setup import CrewSpec, Scenario, new_game, scenario
 from game.core.state import GameState, Phase
 from game.scenarios import ScenarioFile, resolve_scenario
 
 
 def demo_crews() -> tuple[CrewSpec, ...]:
-    return tuple(replace(c, zone="") for c in _open_table_demo().crews)
+    return tuple(replace(c, zone="") for c in scenario("open-table-demo").crews)
 
 
 @cache

@@ -132,3 +132,21 @@ def test_check_scenario_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check-scenario", "no/such/file.toml", str(BAD / "tl-5.toml")]) == 2
     cap = capsys.readouterr()
     assert "no readable file" in cap.err and "tl: is 5" in cap.out and "Traceback" not in cap.out + cap.err
+
+
+def test_the_guides_example_is_a_valid_scenario(tmp_path: Path) -> None:
+    """docs/scenarios.md's example loads; with the figures as a string it is refused naming the field."""
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios.md").read_text()
+    example = re.search(r"```toml\n(.*?)```", text, re.S)
+    assert example is not None
+    good = tmp_path / "woodcutters-stash.toml"
+    good.write_text(example.group(1))
+    sf = resolve_scenario(str(good))
+    assert sf.id == "woodcutters-stash" and len(sf.locations) == 3 and sf.locations[-1].key_item == "tool_kit"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(example.group(1).replace("figures = 3", 'figures = "3"'))
+    with pytest.raises(ScenarioError) as err:
+        resolve_scenario(str(bad))
+    assert err.value.fields == ("hostiles[0].figures",)
