@@ -15,7 +15,7 @@ from game.referee.zone import ZoneChecker
 from game.sim.loop import play
 from tests.scenarios.kit import shipped
 
-ENDS = ("turn limit reached", "no player model in play")
+ENDS = ("turn limit reached", "no player crew model in play")  # TURN-9, TURN-10
 
 
 def run(name: str, seed: int):
