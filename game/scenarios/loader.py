@@ -34,6 +34,7 @@ from game.core.rules.setup import (
     Scenario,
     build_profile,
 )
+from game.core.rules.special_rules import setting_fields
 from game.core.settings import Settings, SettingsError
 from game.maps.loader import MapError, load_map
 from game.scenarios.problems import Collector, Problem, ScenarioError
@@ -227,6 +228,8 @@ def parse_scenario(data: bytes, file: str, *, base: Path) -> ScenarioFile:
     locations = _locations(c, doc, bf, tl, catalog, items, settings or {})
     hostiles = _hostiles(c, doc, bf, locations, catalog)
     special = check_special(c, doc, f.strings(c, doc, "special_rules", default=[]) or [])
+    if settings is not None:
+        _check_rule_settings(c, special, settings, catalog, hostiles, doc)
     c.raise_if_any()
     assert bf is not None and sid is not None and name is not None and tl is not None
     return ScenarioFile(file, sid, name, hashlib.sha256(data).hexdigest(), bf, tl, turn_limit, k_limit,
@@ -639,3 +642,30 @@ def _hostiles(c: Collector, doc: Mapping[str, Any], bf: Battlefield | None, loca
             weapons=tuple(weapons) if weapons is not None else None, items=tuple(its), grenades=grenades,
             converge=converge, tag=tag))
     return out
+
+
+def _check_rule_settings(c: Collector, rules: tuple[str, ...], settings: Mapping[str, Any], cat: Catalog,
+                         hostiles: list[HostileSpec], doc: Mapping[str, Any]) -> None:
+    """A field a named special rule sets from a house setting must not say otherwise (game.core.rules.special_rules):
+    change the setting in [settings] instead; `scen.g3.mobs` may not ask for more mobs than the file places."""
+    s = Settings(dict(settings))
+    raw = doc.get("hostiles", [])
+    index = [i for i, t in enumerate(raw) if isinstance(t, dict)] if isinstance(raw, list) else []
+    keys = {"figures": {"g1-dog-packs": "scen.g1.dogs_per_pack", "g3-intersection-mobs": "scen.g3.mob_size"},
+            "actions": {"g1-dog-packs": "scen.g1.dog_actions"}, "alert": {"g2-bandit-camp": "scen.g2.free_alert"},
+            "weapons": {"g2-bandit-camp": "scen.g2.melee_weapon"}}
+    for n, h in enumerate(hostiles):
+        i = index[n] if n < len(index) else n
+        t = raw[i] if isinstance(raw, list) and i < len(raw) and isinstance(raw[i], dict) else {}
+        for fname, want in setting_fields(rules, s, cat, h, n).items():
+            if fname not in keys or fname not in t or getattr(h, fname) == want:
+                continue
+            rule, key = next((r, k) for r, k in keys[fname].items() if r in rules)
+            c.add(f"hostiles[{i}].{fname}", f"is {getattr(h, fname)!r} but special rule {rule!r} sets it to "
+                                            f"{want!r} (setting {key!r})",
+                  f"{want!r}, or the value you want as \"{key}\" in [settings]")
+    if "g3-intersection-mobs" in rules:
+        given = sum(1 for h in hostiles if h.converge and h.location is None)
+        if int(s["scen.g3.mobs"]) > given:
+            c.add("settings", f"'scen.g3.mobs' = {s['scen.g3.mobs']} asks for more mobs than the file places ({given})",
+                  f"1 to {given}")

@@ -14,6 +14,7 @@ from game.core.geometry.polygon import rect
 from game.core.rules.context import Ctx
 from game.core.rules.keycard import add_key_tasks
 from game.core.rules.preplace import HostileSpec, preplace
+from game.core.rules.special_rules import scenario_hostiles
 from game.core.rules.turnrolls import begin_deployment, roll_environment, roll_turn_limit
 from game.core.settings import Settings
 from game.core.state import (
@@ -254,7 +255,9 @@ def new_game(
              **({"locations": [{"id": loc.id, "name": loc.name, "kind": loc.kind, "point": [loc.x, loc.y],
                                 "tl": loc.tl} for loc in st.locations.values()]} if st.locations else {}))
     add_key_tasks(ctx)  # SCEN-10.3.CARD: the key task of a location with a key item (`scen.g3_keycard`)
-    for n, hspec in enumerate(scenario.hostiles):
+    placed = scenario_hostiles(scenario.special_rules, ctx.settings, catalog, scenario.hostiles,
+                               f"scenario {scenario.id}")  # the special rules' settings (scen.g1/g2/g3.*)
+    for n, hspec in enumerate(placed):
         preplace(ctx, hspec, n)  # HOSTILE-8.3.ALT-DEPLOY / AI-S.PREPLACE, before the crews deploy (TURN-2)
     st.turn_limit = roll_turn_limit(ctx, scenario.turn_limit)
     roll_environment(ctx)
