@@ -61,3 +61,14 @@ def test_game_three_plays_to_the_end_with_its_special_rules(seed: int) -> None:
     assert "cpo-key" in st.tasks
     mobs = [f for f in st.forces.values() if f.converge]
     assert len(mobs) == 4 and all(f.leash is None for f in mobs)
+
+
+def test_a_scenario_game_replays_from_its_record() -> None:
+    """A record of a scenario game (its map named by path and SHA-256) replays with the scenario to the same log."""
+    from game.sim.loop import replay
+
+    st, record, events, _ = run("chernya-woods", 2)
+    _, scen, _ = shipped("chernya-woods")
+    st2, again = replay(record, scen)
+    assert [(e.type, e.rules, e.data) for e in again] == [(e.type, e.rules, e.data) for e in events]
+    assert st2.to_json() == st.to_json()
