@@ -11,6 +11,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("game.sim.demo_cli", "play a seeded demo game between two random-legal crews and print the log"),
     "replay": ("game.sim.replay_cli", "re-play a game record and print its log; refuse a cut or edited record"),
     "check-map": ("game.maps.lint", "lint Tiled maps: report every problem with object id and name"),
+    "check-scenario": ("game.scenarios.check_cli", "check scenario files: report every problem with its field"),
     "render-map": ("game.render.picture", "draw a map (and overlays) to a PNG"),
     "odds": ("game.odds_cli.command",
              "exact outcome distribution of a ranged or template attack (hits, wounds, Pins, OOA, crits)"),

@@ -290,6 +290,16 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
                                f"{d['roll']}" + (f", Inspect lets it pick {_names(d['choices'])}"
                                                  if len(d.get("choices") or []) > 1 else "")),
     "hostile_roll_chosen": lambda d: f"  {d['side']} picks {d['result']} (rolled {d['roll']}) for {d['location']}",
+    "hostile_site_chosen": lambda d: (f"  {d['hostile']} of {d['group']} stand at {d['site']} {_pt(d['point'])}, "
+                                      f"chosen among {_names(d['sites'])}"
+                                      + (f" ({d['die']} {_names(str(r) for r in d['rolls'])})" if d["rolls"] else "")),
+    "hostiles_placed": lambda d: (f"  {d['unit']}" + (f" ({d['name']})" if d.get("name") else "")
+                                  + f" placed at {_names(_pt(p) for p in d['positions'])}"
+                                  + (f" guarding {d['location']}" if d.get("location") else
+                                     (f" at {d['site']}" if d.get("site") else ""))
+                                  + (f", {d['cover']} cover" if d.get("in_cover") else "")
+                                  + (", on Alert" if d.get("alert") else "")
+                                  + f"; {_n(d['actions'], 'action')} each activation"),
     "hostiles_spawned": lambda d: (f"  Zone Hostiles at {d['location']}: {d['unit']}, {d['name']} x"
                                    f"{len(d['models'])}, at {_names(_pt(p) for p in d['positions'])}; "
                                    f"{_n(d['actions'], 'action')} each activation"

@@ -207,6 +207,9 @@ class LocationState:
     searcher: str | None = None  # the model whose search is under way (MISSION-8.2.CLEARING)
     search_progress: int = 0  # search actions it has spent
     search_tried: list[str] = field(default_factory=list)  # models that failed the Skill Check this activation
+    fixed_spawn: dict[str, Any] | None = None  # {hostile, figures, actions}: spawned on trigger, no roll (GAP-99)
+    key_item: str | None = None  # carried by a crew model, it spares the crew the key task (SCEN-10.3.CARD)
+    key_task: dict[str, Any] | None = None  # {difficulty, actions, name} of the key task (game.core.rules.keycard)
 
 
 def check_location(loc: LocationState, table: tuple[float, float], *, where: str = "") -> None:
@@ -252,6 +255,7 @@ class ForceState:
     actions: int  # actions per activation (HOSTILE-8.3.ACTIONS-TL, AI-C.3)
     appeared: int  # the turn it appeared (0: pre-placed at setup)
     roll: int | None = None  # its Zone Hostiles Table result (None: pre-placed)
+    converge: list[list[float]] = field(default_factory=list)  # AI-S.G3ZOMBIES: points it heads for while unseen
 
 
 @dataclass(slots=True)

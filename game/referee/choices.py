@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.core.actions import Action, Aim, Alert, MeleeAttack, Rally, RangedAttack, UseItem, Withdraw
+from game.core.actions import Action, Aim, Alert, MeleeAttack, Rally, RangedAttack, ThrowGrenade, UseItem, Withdraw
+from game.core.rules.converge import converges
 from game.core.rules.exposure import cover_against, enemies, nearest_model, seen_by
+from game.core.rules.hostile_grenades import grenade_call
 from game.core.state import GameState
+from game.referee.converge import judge_converge
 from game.referee.memory import Memory
 from game.referee.moves import cover_move_need, judge_move, meets
 from game.referee.report import Judge
@@ -118,6 +121,9 @@ def judge_action(j: Judge, before: GameState, after: GameState, action: Action, 
     it = intent(before, unit, memory, tune)
     aimed_now = bool(act.aim)  # an Aim already taken: the aimed shot into a melee is what AI-D.08 prescribes
     p = plan(before, unit, it, tune, single=left < 2 and not aimed_now)
+    if it.target is None and not p.options and converges(before, unit):
+        judge_converge(j, before, after, unit, action, tune.cover_slack)  # AI-S.G3ZOMBIES
+        return
     if isinstance(action, ATTACKS):
         judge_target(j, before, unit, action, p)
     if p.options:
@@ -147,6 +153,17 @@ def _judge_possible(j: Judge, before: GameState, after: GameState, unit: str, ac
                                                                                      and aim_ok)
         j.check("AI-8.3.RULE4", unit, ok, f"{name}{_on(before, action)} while drawn by {target} in base contact",
                 f"a melee attack on {target}")
+    call = grenade_call(before, unit, target) if (ranged and target in p.targets and move_need is None
+                                                  and not aimed and target is not None) else None
+    if isinstance(action, RangedAttack) and call is not None and move_need is None:
+        j.check("AI-D.10", unit, False, f"{name} with {action.weapon} on {action.target}",
+                f"{call.action.grenade} thrown at {target} instead (condition ({call.condition}))")
+    elif isinstance(action, ThrowGrenade):
+        ok = call is not None and action == call.action
+        j.check("AI-D.10", unit, ok, f"{action.grenade} thrown at ({action.x:.2f}, {action.y:.2f})",
+                f"{call.action.grenade} at {target}" if call else "no throw: neither (a) nor (b) holds")
+    elif call is None and ranged and isinstance(action, RangedAttack):
+        j.check("AI-D.10", unit, True)
     if isinstance(action, ATTACKS):
         if move_need is not None:
             j.check("AI-D.07", unit, False, f"{name} from the open", f"a Move to cover first: {move_need.text}")

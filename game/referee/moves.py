@@ -107,7 +107,7 @@ def _shoots(probe: Probe, unit: str, lead: str, target: str, c: Candidate, sight
 
 
 def meets(before: GameState, after: GameState, unit: str, lead: str, target: str | None, need: Need,
-          slack: float) -> tuple[bool, str]:
+          slack: float, cands: CandidateSet | None = None) -> tuple[bool, str]:
     """Whether the unit, standing where `after` has it, meets the need; and where it ended, in words."""
     probe = Probe(before)
     probe.stand_like(after, unit)
@@ -123,7 +123,7 @@ def meets(before: GameState, after: GameState, unit: str, lead: str, target: str
     assert target is not None
     cover = cover_against(st, lead, target)
     if need.kind in ("cover", "progress"):
-        progress = _progress(before, lead, target, (m.x, m.y, m.z))
+        progress = _progress(before, lead, target, (m.x, m.y, m.z), cands)
         enough = progress >= need.best - slack - 1e-6
         if need.kind == "cover":
             ok = cover.cover.rank >= need.rank and enough
@@ -140,10 +140,18 @@ def meets(before: GameState, after: GameState, unit: str, lead: str, target: str
     return True, where
 
 
-def _progress(before: GameState, lead: str, target: str, end: tuple[float, float, float]) -> float:
+def _progress(before: GameState, lead: str, target: str, end: tuple[float, float, float],
+              cands: CandidateSet | None = None) -> float:
+    """AI-D.06 progress of the lead's end. When no path is found from the end (the search can refuse a route that
+    grazes another base by a few hundredths of an inch) the end's progress as the candidate set measured it is used,
+    if the end is one of its points (the core's cost fields reach every end as shortest_path would)."""
     m = before.models[lead]
     start = pathdist(before, lead, (m.x, m.y, m.z), target)
     there = pathdist(before, lead, end, target)
+    if math.isfinite(start) and not math.isfinite(there) and cands is not None:
+        same = [c.progress for c in cands.kept if abs(c.x - end[0]) <= 1e-6 and abs(c.y - end[1]) <= 1e-6]
+        if same and math.isfinite(same[0]):
+            return same[0]
     if not math.isfinite(start) or not math.isfinite(there):
         return -math.inf
     return start - there
@@ -156,7 +164,7 @@ def judge_move(j: Judge, rule: str, before: GameState, after: GameState, unit: s
     need = shot_need(before, unit, lead, target, cands, slack) if ranged else melee_need(cands, slack)
     if need.kind == "none":
         return
-    ok, where = meets(before, after, unit, lead, target, need, slack)
+    ok, where = meets(before, after, unit, lead, target, need, slack, cands)
     if not ok and not _could_follow(before, unit, lead, target, need, cands, slack, context):
         ok, where = True, where + "; no end point meeting it lets the whole unit follow (AI-D.15)"
     j.check(rule, unit, ok, where, need.text)

@@ -80,10 +80,17 @@ Interpretations (to reconcile with the Zone agent, game/ai/zone/, which follows 
    best class first; with no visible enemy the nearest cover is `exposure.nearest_cover`; its end must touch a
    cover piece (its path cost is not judged). When no such point is reachable nothing is required; a unit Pinned
    before its free move (by an interrupt at an earlier free move's window) is not judged (only StayPut is legal).
-11. Not judged: AI-D.04 (no visible enemy), AI-D.05, AI-D.07 step 2's weapon choice and step 4's Alert, AI-D.10
-   grenades, AI-D.11 Med-Kits, AI-D.15 followers, AI-S.G3ZOMBIES, AI-S.PREPLACE; the legality rules (leash
-   AI-8.3.RULE1/GEO-20, AI-C.6) are refused by `apply` itself.
+11. Not judged: AI-D.04 (no visible enemy), AI-D.05, AI-D.07 step 2's weapon choice and step 4's Alert, AI-D.11
+   Med-Kits, AI-D.15 followers, AI-S.PREPLACE; the legality rules (leash AI-8.3.RULE1/GEO-20,
+   AI-C.6) are refused by `apply` itself.
 12. A check whose resolution also ended the turn (TURN-9 smoke expiry) is judged on the state after the apply.
+13. AI-S.G3ZOMBIES (a force with converge points whose unit has no target and no attack possible) is judged in
+   game.referee.converge: a Move along the shortest path toward the nearest converge point by the lead's whole
+   allowance (less `ai.cover_slack`) when the unit could follow it, never an Alert, no other action before it
+   arrives.
+14. AI-D.10 (a hostile with a grenade, an attack possible on its target, no AI-D.07 step 3 move due, no Aim taken)
+   is judged from the core's `hostile_grenades.grenade_call`: a shot when the call says throw is a violation, a
+   throw must be the call's (that grenade at the target's centre), a throw with no call is a violation.
 """
 from __future__ import annotations
 

@@ -333,7 +333,7 @@ def test_step_bounds_the_values_between_min_and_max() -> None:
     ("trigger.timing=at_entry", "belongs to locations"),
     ("equip.roll=d6_6_reroll", "belongs to salvage"),
     ("promotion.missions=4", "belongs to the campaign"),
-    ("scen.g3.mobs=3", "belongs to the book's scenarios"),
+    ("scen.g3.one_off_k=12", "belongs to the book's scenarios"),
     ("scale.unit=cm", "belongs to the graphical client"),
     ("weapons.powered=true", "belongs to the optional powered (hi-tech) weapons"),
 ])

@@ -51,6 +51,8 @@ from game.core.actions import (
     UseItem,
 )
 from game.core.rules import remaining
+from game.core.rules.converge import RULE as CONVERGE
+from game.core.rules.converge import converge_goal, converge_step, converges
 from game.core.rules.exposure import (
     Candidate,
     CandidateSet,
@@ -65,7 +67,9 @@ from game.core.rules.exposure import (
     vis,
 )
 from game.core.rules.flow import eligible_units
-from game.core.rules.formation import leash_centre
+from game.core.rules.formation import formation_move, leash_centre
+from game.core.rules.hostile_grenades import RULE as GRENADES
+from game.core.rules.hostile_grenades import grenade_call
 from game.core.rules.melee import parry_chances
 from game.core.state import GameState, ModelState, Phase
 
@@ -255,9 +259,8 @@ class ZoneAgent:
                                                       f"{end.cover.value} cover that keeps its shot (step 3)",
                                            target=target, goal=(end.x, end.y), cover=end.cover.value,
                                            cost=round(end.cost, 4), spots=len(spots)), "moving")
-                return self._strike(state, unit, target, shots[0], left, aimed, melee=False, rule="AI-D.07") \
-                    .as_kind("moving")
-            return self._strike(state, unit, target, shots[0], left, aimed, melee=False, rule="AI-D.07")
+                return self._throw_or_shoot(state, unit, target, shots[0], left, aimed).as_kind("moving")
+            return self._throw_or_shoot(state, unit, target, shots[0], left, aimed)
         if not seen_by(state, unit, target):
             return self._follow_hidden(state, unit, target, tune)
         # step 4: the target is visible but there is no valid shot
@@ -289,6 +292,21 @@ class ZoneAgent:
                                           f"(progress {end.progress:.1f}\", cover {end.cover.value}; step 4)",
                                target=target, goal=goal, progress=round(end.progress, 4), cover=end.cover.value),
                         "moving")
+
+    def _throw_or_shoot(self, state: GameState, unit: str, target: str, shot: Shot, left: int,
+                        aimed: bool) -> Decision:
+        """AI-D.10: about to shoot, a hostile with a grenade throws it instead when its template on the target would
+        touch 2+ enemies and no hostile, or the target is in hard cover against direct fire (rules.hostile_grenades);
+        an Aim already taken is spent on the shot."""
+        call = None if aimed else grenade_call(state, unit, target)
+        if call is None:
+            return self._strike(state, unit, target, shot, left, aimed, melee=False, rule="AI-D.07")
+        why = (f"it would touch {len(call.enemies)} enemies ({', '.join(call.enemies)}) and no hostile (a)"
+               if call.condition == "a" else f"{target} has {call.cover} cover against its fire (b)")
+        return Decision(call.action, _r(GRENADES, f"{unit} throws a {call.action.grenade} at {target} instead of "
+                                                  f"shooting: {why}", target=target,
+                                        goal=(call.action.x, call.action.y), condition=call.condition,
+                                        enemies=list(call.enemies), cover=call.cover))
 
     def _follow_hidden(self, state: GameState, unit: str, target: str, tune: Tuning) -> Decision:
         """AI-D.02 / AI-D.04 (a) for a ranged unit: its locked target is hidden; it moves toward the last known
@@ -333,8 +351,35 @@ class ZoneAgent:
                                                            f"{target} with 1 action and has no other shot: it holds "
                                                            f"its fire", target=target))
 
+    def _converge(self, state: GameState, unit: str) -> Decision:
+        """AI-S.G3ZOMBIES: no player model seen and no lock: along the shortest path toward the nearest converge point
+        (the CPO's doors), the whole allowance of each Move (rules.converge); arrived, it holds there."""
+        goal = converge_goal(state, unit)
+        if goal is None:
+            return Decision(EndActivation(unit), _r(CONVERGE, f"{unit} sees nobody and has no path to any of its "
+                                                              "converge points: it holds"), "moving")
+        at = (round(goal.point[0], 4), round(goal.point[1], 4))
+        if goal.arrived(state):
+            return Decision(EndActivation(unit), _r(CONVERGE, f"{unit} sees nobody and stands at {at}, the converge "
+                                                              "point it heads for: it holds there", goal=goal.point),
+                            "moving")
+        for share in (1.0, 0.75, 0.5, 0.25):
+            step = converge_step(state, unit, share=share)
+            if step is None:
+                break
+            g, path = step
+            mv = formation_move(state, unit, g.lead, path, target=None)
+            if mv is not None:
+                return Decision(mv, _r(CONVERGE, f"{unit} sees no player model: it shuffles along the shortest path "
+                                                 f"toward {at} ({g.cost:.1f}\" away, led by {g.lead})",
+                                       goal=g.point, cost=round(g.cost, 4), share=share), "moving")
+        return Decision(EndActivation(unit), _r(CONVERGE, f"{unit} sees nobody and cannot move toward {at} as a "
+                                                          "unit: it holds", goal=goal.point), "moving")
+
     def _no_target(self, state: GameState, unit: str, left: int) -> Decision:
-        """AI-D.04 (b)-(d): no visible enemy and no lock."""
+        """AI-D.04 (b)-(d): no visible enemy and no lock; AI-S.G3ZOMBIES for a force with converge points."""
+        if converges(state, unit):
+            return self._converge(state, unit)
         tune = Tuning.of(state)
         force = force_of(state, unit)
         centre = leash_centre(state, unit)

@@ -14,6 +14,7 @@ from game.core.geometry.distance import EPS, point_distance
 from game.core.geometry.zone import InspectFact, inspect_range
 from game.core.rules.context import record_crit
 from game.core.rules.delivery import Blast, delivery
+from game.core.rules.keycard import check_key
 from game.core.rules.locations import location_of, record_trigger, refuse_hostile
 from game.core.rules.queries import contact_tol, leader_bonus
 from game.core.rules.salvage import roll_salvage
@@ -189,6 +190,7 @@ def check_search(ctx: Ctx, a: Search, m: ModelState, context: str) -> int:
     if m.id in loc.search_tried:
         raise IllegalAction(f"{m.id} already failed the Skill Check for {loc.id} this activation",
                             "MISSION-8.2.CLEARING")
+    check_key(ctx, loc, m)  # SCEN-10.3.CARD: the key item, or the key task first (game.core.rules.keycard)
     if loc.searcher is not None and loc.searcher != m.id and loc.search_progress:
         other = ctx.state.models.get(loc.searcher)
         if other is not None and other.in_play:

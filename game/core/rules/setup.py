@@ -12,7 +12,9 @@ from game.core.dice import Rng, seed_state
 from game.core.events import Event
 from game.core.geometry.polygon import rect
 from game.core.rules.context import Ctx
+from game.core.rules.keycard import add_key_tasks
 from game.core.rules.preplace import HostileSpec, preplace
+from game.core.rules.special_rules import scenario_hostiles
 from game.core.rules.turnrolls import begin_deployment, roll_environment, roll_turn_limit
 from game.core.settings import Settings
 from game.core.state import (
@@ -95,6 +97,17 @@ class FixedSpawn:
 
 
 @dataclass(frozen=True, slots=True)
+class KeyTask:
+    """The Complex Task a crew without a location's key item completes there before its Search (SCEN-10.3.CARD,
+    `scen.g3_keycard`="task_without_card": Difficulty 2, 2 actions at the CPO for a crew without the Game Two
+    keycard); played as a CORE-3.4 task at the location (game.core.rules.keycard)."""
+
+    difficulty: int
+    actions: int
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class LocationSpec:
     """A Hot Spot or the Mission Objective as the scenario gives it (MISSION-8.2): a point, an optional footprint,
     its Threat Level and what a search demands (MISSION-8.2.CLEARING)."""
@@ -108,11 +121,22 @@ class LocationSpec:
     search_actions: int = 1
     search_difficulty: int | None = None
     hostile_actions: int | None = None  # its hostiles' actions per activation; None: its TL (HOSTILE-8.3.ACTIONS-TL)
+    loot: LootSpec | None = None  # what its Search gives besides the TL roll (the salvage slice honours it)
+    fixed_spawn: FixedSpawn | None = None  # spawned on trigger instead of a table roll (game.core.rules.spawn)
+    key_item: str | None = None  # an item that lets a crew Search without the key task (SCEN-10.3.CARD)
+    key_task: KeyTask | None = None  # the task a crew without key_item completes first (game.core.rules.keycard)
 
     def state(self) -> LocationState:
+        fs = self.fixed_spawn
+        kt = self.key_task
         return LocationState(self.id, self.name, self.kind, float(self.point[0]), float(self.point[1]), self.tl,
                              [[float(x), float(y)] for x, y in self.footprint], self.search_actions,
-                             self.search_difficulty, hostile_actions=self.hostile_actions)
+                             self.search_difficulty, hostile_actions=self.hostile_actions,
+                             fixed_spawn=None if fs is None else {"hostile": fs.hostile, "figures": fs.figures,
+                                                                  "actions": fs.actions},
+                             key_item=self.key_item,
+                             key_task=None if kt is None else {"difficulty": kt.difficulty, "actions": kt.actions,
+                                                               "name": kt.name})
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +262,10 @@ def new_game(
              crews=[roster_json(crew, profiles[crew.side]) for crew in scenario.crews],
              **({"locations": [{"id": loc.id, "name": loc.name, "kind": loc.kind, "point": [loc.x, loc.y],
                                 "tl": loc.tl} for loc in st.locations.values()]} if st.locations else {}))
-    for n, hspec in enumerate(scenario.hostiles):
+    add_key_tasks(ctx)  # SCEN-10.3.CARD: the key task of a location with a key item (`scen.g3_keycard`)
+    placed = scenario_hostiles(scenario.special_rules, ctx.settings, catalog, scenario.hostiles,
+                               f"scenario {scenario.id}")  # the special rules' settings (scen.g1/g2/g3.*)
+    for n, hspec in enumerate(placed):
         preplace(ctx, hspec, n)  # HOSTILE-8.3.ALT-DEPLOY / AI-S.PREPLACE, before the crews deploy (TURN-2)
     st.turn_limit = roll_turn_limit(ctx, scenario.turn_limit)
     roll_environment(ctx)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.core.actions import IllegalAction, Move, StayPut
 from game.core.battlefield import Base
@@ -98,8 +98,10 @@ def force_tag(ctx: Ctx, loc_id: str) -> str:
 
 
 def new_force(ctx: Ctx, *, side: str, name: str, hostile: str, location: LocationState | None, actions: int,
-              roll: int | None, leash: bool = True) -> ForceState:
-    """Add a hostile force (its SideState and ForceState; side id "zone-<tag>"); its units come after."""
+              roll: int | None, leash: bool = True, centre: Sequence[float] | None = None) -> ForceState:
+    """Add a hostile force (its SideState and ForceState; side id "zone-<tag>"); its units come after. Its leash
+    centre pL is the location point, or `centre` for a scenario force leashed to a point of its own (GAP-99: Game
+    One's dogs round their structure); with neither it has no leash (GEO-20)."""
     st = ctx.state
     if any(s.id == side for s in st.sides):
         raise SpawnError(f"a side {side!r} already exists; a location spawns one force")
@@ -109,9 +111,10 @@ def new_force(ctx: Ctx, *, side: str, name: str, hostile: str, location: Locatio
     if not isinstance(actions, int) or isinstance(actions, bool) or not 1 <= actions <= 3:
         raise SpawnError(f"field 'actions' is {actions!r}; allowed: 1, 2 or 3 (HOSTILE-8.3.ACTIONS-TL)")
     st.sides.append(SideState(side, name, SideKind.HOSTILE, "ai", None, True))
-    centre = [location.x, location.y] if location is not None else None
-    force = ForceState(side, hostile, location.id if location else None, centre,
-                       LEASH if (leash and location is not None) else None, actions,
+    pl = [float(centre[0]), float(centre[1])] if centre is not None else \
+        ([location.x, location.y] if location is not None else None)
+    force = ForceState(side, hostile, location.id if location else None, pl,
+                       LEASH if (leash and pl is not None) else None, actions,
                        st.turn, roll)
     st.forces[side] = force
     if location is not None:
@@ -119,16 +122,19 @@ def new_force(ctx: Ctx, *, side: str, name: str, hostile: str, location: Locatio
     return force
 
 
-def add_units(ctx: Ctx, force: ForceState, figures: int) -> list[list[ModelState]]:
-    """The force's units (GAP-20) with their models, not yet placed."""
+def add_units(ctx: Ctx, force: ForceState, figures: int, *, hostile: str | None = None,
+              start: int = 1) -> list[list[ModelState]]:
+    """The force's units (GAP-20) with their models, not yet placed; `hostile` (default: the force's) and the first
+    unit number `start` let a scenario add more units to a force (HOSTILE-8.3.ALT-DEPLOY, GAP-100)."""
     st = ctx.state
     cat = catalog_of(ctx)
-    hp = cat.hostile(force.hostile)
+    kind = hostile or force.hostile
+    hp = cat.hostile(kind)
     prof = hostile_profile(cat, hp, force.actions)
     out = []
     base = force.side.removeprefix("zone-")
-    for k, size in enumerate(unit_sizes(hp, figures), 1):
-        uid = f"{base}-{force.hostile}-{k}"
+    for k, size in enumerate(unit_sizes(hp, figures), start):
+        uid = f"{base}-{kind}-{k}"
         ids = [uid] if size == 1 else [f"{uid}.{j}" for j in range(1, size + 1)]
         st.units[uid] = UnitState(uid, force.side, list(ids))
         models = []
@@ -227,6 +233,8 @@ def _roll(ctx: Ctx) -> str:
     sp = st.spawning
     assert sp is not None
     loc = st.locations[sp.location]
+    if loc.fixed_spawn is not None:
+        return _spawn_fixed(ctx, loc.fixed_spawn)
     if loc.tl == 0:
         ctx.emit("hostile_roll", ("HOSTILE-8.3.ROLL", "MISSION-8.2.TL"), location=loc.id, tl=0, roll=None,
                  note="TL0 (White) has no Zone Hostiles Table")
@@ -266,20 +274,41 @@ def choose_roll(ctx: Ctx, side: str, result: int) -> str:
     return _spawn(ctx, result)
 
 
-def _spawn(ctx: Ctx, result: int) -> str:
-    """HOSTILE-8.3.TABLE and GEO-25: the force, its units placed by deviation from pL, one `hostiles_spawned` event
-    per unit; then the free moves."""
+def _spawn_fixed(ctx: Ctx, fixed: dict[str, Any]) -> str:
+    """A scenario's fixed spawn (SCEN-10.1.CARD, GAP-99: Game One's zombified vehicle crew, 4 Zombies with 2 actions):
+    the location's own hostiles appear without a Zone Hostiles Table roll, placed by the standard deployment
+    (HOSTILE-8.3.DEPLOY, GEO-25: deviation from the location point), then make their free moves."""
     st = ctx.state
     sp = st.spawning
     assert sp is not None
     loc = st.locations[sp.location]
-    hostile, figures, anomaly = table_entry(ctx, loc.tl, result)
-    loc.hostile_roll = result
+    hostile, figures = str(fixed["hostile"]), int(fixed["figures"])
+    actions = fixed.get("actions") or loc.hostile_actions or max(1, loc.tl)
+    ctx.emit("hostile_roll", ("HOSTILE-8.3.ROLL", "SCEN-10.1.CARD", "GAP-99"), location=loc.id, tl=loc.tl, roll=None,
+             fixed={"hostile": hostile, "figures": figures, "actions": actions},
+             note="the scenario fixes this location's hostiles: no Zone Hostiles Table roll")
+    return _spawn(ctx, None, (hostile, figures, False), int(actions))
+
+
+def _spawn(ctx: Ctx, result: int | None, fixed: tuple[str, int, bool] | None = None,
+           actions: int | None = None) -> str:
+    """HOSTILE-8.3.TABLE and GEO-25: the force, its units placed by deviation from pL, one `hostiles_spawned` event
+    per unit; then the free moves. `fixed`: a scenario's (hostile, figures, anomaly) instead of the table's."""
+    st = ctx.state
+    sp = st.spawning
+    assert sp is not None
+    loc = st.locations[sp.location]
+    if fixed is None:
+        assert result is not None
+        hostile, figures, anomaly = table_entry(ctx, loc.tl, result)
+        loc.hostile_roll = result
+    else:
+        hostile, figures, anomaly = fixed
     if anomaly:
         loc.anomaly = True  # SALVAGE-8.4.ANOMALY-PRESENCE (the `*` rows)
     cat = catalog_of(ctx)
     force = new_force(ctx, side=f"zone-{force_tag(ctx, loc.id)}", name=f"{cat.hostile(hostile).name} of {loc.name}",
-                      hostile=hostile, location=loc, actions=loc.hostile_actions or loc.tl, roll=result)
+                      hostile=hostile, location=loc, actions=actions or loc.hostile_actions or loc.tl, roll=result)
     sp.force = force.side
     units = add_units(ctx, force, figures)
     for models in units:
@@ -287,7 +316,8 @@ def _spawn(ctx: Ctx, result: int) -> str:
         dev = deviation_point((loc.x, loc.y), d10, angle, settings=ctx.settings)
         place_unit(ctx, models, (dev.point[0], dev.point[1]), force.centre)
         unit = models[0].unit
-        ctx.emit("hostiles_spawned", SPAWN_RULES + ("HOSTILE-8.3.TABLE", "GAP-20"), location=loc.id,
+        ctx.emit("hostiles_spawned", SPAWN_RULES + (("HOSTILE-8.3.TABLE",) if fixed is None else
+                                                    ("SCEN-10.1.CARD", "GAP-99")) + ("GAP-20",), location=loc.id,
                  unit=unit, side=force.side, hostile=hostile, name=cat.hostile(hostile).name, figures=len(models),
                  models=[m.id for m in models if m.deployed],
                  positions=[[m.x, m.y] for m in models if m.deployed], roll=result,
