@@ -1,24 +1,21 @@
 """`zona-alfa check-scenario FILE...`: every problem of a scenario file with its field (docs/scenarios.md).
 
 Each FILE (a .toml path, or a shipped scenario name) is read, validated against its map and the catalog, built with
-its default crews when they can be loaded (the starter crews of game.crews; without them the crew checks are
-skipped with a note and the demo crews stand in for the rest), and set up once (new_game, seed 1): the pre-placed
+its default crews (the starter crews of game.crews, checked against the scenario's K limit and zones; a scenario
+that names none is set up with the demo crews standing in), and set up once (new_game, seed 1): the pre-placed
 hostiles must find their places. Exit status: 0 every file is clean, 1 a scenario has problems, 2 an argument names
 no readable file; every FILE is checked either way, and no traceback reaches the user."""
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from game.core.rules.setup import CrewSpec, new_game, scenario
+from game.crews import load_crew
 from game.scenarios.loader import ScenarioFile, ScenarioNotFound, resolve_scenario
 from game.scenarios.problems import Problem, ScenarioError
-
-CREWS_PACKAGE = "game.crews"  # loaded at run time: it is a sibling layer (pyproject), not a dependency
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,17 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def default_crews(sf: ScenarioFile) -> tuple[list[CrewSpec] | None, str]:
     """The scenario's default crews loaded by game.crews (`load_crew(name, side=..., zone=...)`), or None and why not.
     A crew file the crews package refuses is a problem of the scenario's `crews` field (ScenarioError)."""
-    try:
-        crews_mod: Any = importlib.import_module(CREWS_PACKAGE)
-    except ImportError:
-        return None, f"{CREWS_PACKAGE} is not installed in this version"
     if not sf.crew_names:
         return None, "the scenario names no default crews (field 'crews')"
     out: list[CrewSpec] = []
     problems = []
     for i, (name, dep) in enumerate(zip(sf.crew_names, sf.deployment, strict=False)):
         try:
-            loaded = crews_mod.load_crew(name, side=f"crew-{i + 1}", zone=dep.zone)
+            loaded = load_crew(name, side=f"crew-{i + 1}", zone=dep.zone)
         except Exception as exc:  # noqa: BLE001 - the crews package's refusal (CrewFileError) is reported as is
             problems.append(Problem(sf.path, f"crews[{i}]", f"crew {name!r} cannot be loaded: "
                                                             f"{' '.join(str(exc).split())}",
