@@ -6,10 +6,12 @@ from collections.abc import Callable
 
 import game.core.rules.dispatch as dispatch
 import game.core.rules.memory as memory
+import game.core.rules.salvage as salvage
 import game.core.rules.spawn as spawn
 from game.core.actions import (
     Action,
     Activate,
+    ChooseFoundItem,
     ChooseHostileRoll,
     ChooseInitiative,
     DeclineInterrupt,
@@ -272,7 +274,7 @@ def _on_interrupt(ctx: Ctx, action: Action) -> None:
     win.held_by = action.unit
     dispatch.do(ctx, inner, actor=action.unit, context="alert")
     dispatch.run_continuations(ctx)
-    if st.phase in (Phase.MEDKIT, Phase.PARRY):
+    if st.phase in (Phase.MEDKIT, Phase.PARRY, Phase.FOUND_ITEM):
         return
     if check_early_end(ctx):
         return
@@ -356,6 +358,22 @@ def _on_hostile_roll(ctx: Ctx, action: Action) -> None:
     finish_spawn(ctx, spawn.choose_roll(ctx, action.side, action.result))
 
 
+def check_found_item(ctx: Ctx, action: Action) -> None:
+    """GAP-57: the side owed the choice picks an item of that roll's equipment table."""
+    expect(action, ChooseFoundItem)
+    assert isinstance(action, ChooseFoundItem)
+    salvage.check_found_item(ctx, action.side, action.item)
+
+
+def _on_found_item(ctx: Ctx, action: Action) -> None:
+    """GAP-57: stow the chosen item; with no choice left, finish what the search interrupted (its after-action
+    step: the interrupt window, the rest of the activation)."""
+    check_found_item(ctx, action)
+    assert isinstance(action, ChooseFoundItem)
+    if not salvage.choose_found_item(ctx, action.side, action.item):
+        resume(ctx)
+
+
 def check_spawn_move(ctx: Ctx, action: Action) -> None:
     """HOSTILE-8.3.FREE-MOVE / AI-S.SPAWN: the pending unit's free Move, or StayPut."""
     expect(action, Move, StayPut)
@@ -380,4 +398,5 @@ PHASE_HANDLERS: dict[Phase, Callable[[Ctx, Action], None]] = {
     Phase.PARRY: _on_parry,
     Phase.HOSTILE_ROLL: _on_hostile_roll,
     Phase.SPAWN_MOVE: _on_spawn_move,
+    Phase.FOUND_ITEM: _on_found_item,
 }

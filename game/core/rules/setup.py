@@ -80,6 +80,12 @@ class LootSpec:
     value: int = 0
     tl_roll: bool = True
 
+    def to_json(self) -> dict[str, Any]:
+        """The form `LocationState.loot` holds (plain JSON; checked by `state.check_location`)."""
+        return {"items": list(self.items), "grenades": {g: n for g, n in self.grenades},
+                "equipment_rolls": [[t, n] for t, n in self.equipment_rolls], "value": self.value,
+                "tl_roll": self.tl_roll}
+
 
 @dataclass(frozen=True, slots=True)
 class FixedSpawn:
@@ -105,11 +111,13 @@ class LocationSpec:
     search_actions: int = 1
     search_difficulty: int | None = None
     hostile_actions: int | None = None  # its hostiles' actions per activation; None: its TL (HOSTILE-8.3.ACTIONS-TL)
+    loot: LootSpec | None = None  # what its search gives besides / instead of the TL roll (GAP-60); None: the roll
 
     def state(self) -> LocationState:
         return LocationState(self.id, self.name, self.kind, float(self.point[0]), float(self.point[1]), self.tl,
                              [[float(x), float(y)] for x, y in self.footprint], self.search_actions,
-                             self.search_difficulty, hostile_actions=self.hostile_actions)
+                             self.search_difficulty, hostile_actions=self.hostile_actions,
+                             loot=self.loot.to_json() if self.loot is not None else None)
 
 
 @dataclass(frozen=True, slots=True)
