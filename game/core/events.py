@@ -367,7 +367,8 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
                              else f"  {d['unit']} is no longer drawn by {d['previous']}"),
     "salvage": _salvage,
     "equipment_found": _equipment_found,
-    "equipment_chosen": lambda d: f"  {d['side']} picks {d['item']} from the {d['table']} table for {d['model']} (stowed)",
+    "equipment_chosen": lambda d: (f"  {d['side']} picks {d['item']} from the {d['table']} table for {d['model']} "
+                                   "(stowed)"),
     "loot": lambda d: (f"  {d['model']} loots {d['location']}: {_names(d['items'])}"
                        + (", grenades " + ", ".join(f"{g} x{n}" for g, n in d["grenades"].items())
                           if d["grenades"] else "") + f", {d['value']} ZS fixed (stowed)"),

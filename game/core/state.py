@@ -208,7 +208,7 @@ class LocationState:
     searched_by: list[str] = field(default_factory=list)  # models that completed a search, in order (a Scrounger twice)
     loot: dict[str, Any] | None = None  # the scenario's reward for searching it (LootSpec as JSON; GAP-60)
     anomaly_tried: list[str] = field(default_factory=list)  # models whose anomaly check failed this activation (GAP-56)
-    artifacts_taken: list[str] = field(default_factory=list)  # models that took its artifact (SALVAGE-8.4.ANOMALY-TWICE)
+    artifacts_taken: list[str] = field(default_factory=list)  # who took its artifact (SALVAGE-8.4.ANOMALY-TWICE)
     anomaly_inert: bool = False  # its (last) artifact is taken (SALVAGE-8.4.ANOMALY-TWICE)
 
 

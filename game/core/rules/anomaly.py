@@ -90,7 +90,8 @@ def check_search_anomaly(ctx: Ctx, a: SearchAnomaly, m: ModelState, context: str
     if not ok:
         where = "in contact with its scenic item" if loc.footprint else \
             f"within {float(ctx.settings['search.range']):g}\" of its point"
-        raise IllegalAction(f"{m.id} is {d:.2f}\" away; an anomaly searcher stands {where}", "SALVAGE-8.4.ANOMALY-SEARCH")
+        raise IllegalAction(f"{m.id} is {d:.2f}\" away; an anomaly searcher stands {where}",
+                            "SALVAGE-8.4.ANOMALY-SEARCH")
     assert ctx.settings["anomaly.retry"] == "once_per_model_per_activation"  # GAP-56, the setting's only choice
     if m.id in loc.anomaly_tried:
         raise IllegalAction(f"{m.id} already failed the anomaly check at {loc.id} this activation", "GAP-56")
