@@ -222,3 +222,23 @@ def test_unbuilt_alternatives_are_refused() -> None:
         read_ctx(board(settings={"anomaly.area": "reaction_radius"}))
     with pytest.raises(SettingsError, match="artifact.bonus_needs_slot"):
         read_ctx(board(settings={"artifact.bonus_needs_slot": False}))
+
+
+def test_the_random_agent_attempts_an_anomaly_and_play_goes_on() -> None:
+    """The random-legal agent offers SearchAnomaly once an anomaly is present; what it picks is legal, and its
+    games go on whatever the check gives (pass, or a discharge)."""
+    from game.ai.random_agent import RandomAgent
+
+    tried = 0
+    for seed in range(40):
+        st = board()
+        st.rng = type(st.rng)(seed)
+        activate(st, "a1")
+        a = RandomAgent(seed).choose(st)
+        validate(st, a)
+        if isinstance(a, SearchAnomaly):
+            tried += 1
+            apply(st, a)
+            assert st.models["a1"].artifacts or st.locations["hs"].anomaly_tried == ["a1"] or not st.models[
+                "a1"].in_play
+    assert tried >= 3

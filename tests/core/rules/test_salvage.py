@@ -8,7 +8,7 @@ import json
 import pytest
 
 from game.ai.random_agent import RandomAgent
-from game.core.actions import ChooseFoundItem, EndActivation, IllegalAction, Search
+from game.core.actions import ChooseFoundItem, EndActivation, IllegalAction, Interrupt, Search
 from game.core.dice import ScriptedDice
 from game.core.rules.apply import apply, validate
 from game.core.rules.context import read_ctx
@@ -247,3 +247,20 @@ def test_a_search_in_play_with_the_random_agent_never_stalls() -> None:
         assert isinstance(a, ChooseFoundItem) and a.item in table_items(read_ctx(st), "basic")
         apply(st, a, ScriptedDice([]))
     assert len(st.models["a1"].salvage[0]["items"]) == 2 and st.phase is Phase.ACTION
+
+
+def test_a_choice_owed_by_a_held_search_returns_to_the_interrupted_activation() -> None:
+    """GAP-57 with TURN-7: b1 searches with its held Alert action during a's activation; its two 6s are b's two
+    choices (FOUND_ITEM, side b), then the interrupt window closes and a's activation goes on."""
+    st = zone_game([("a1", "a", profile(), (5.0, 5.0)), ("b1", "b", profile(), (15.6, 15.0))])
+    st.locations["hs"] = LocationState("hs", "the shed", "hotspot", 15.0, 15.0, 2, triggered=True)
+    st.units["b1"].alert = True
+    activate(st, "a1")
+    assert st.phase is Phase.INTERRUPT and st.deciding == "b"
+    apply(st, Interrupt("b1", Search("b1", "hs")), ScriptedDice([4, 6, 6]))
+    assert st.phase is Phase.FOUND_ITEM and st.deciding == "b" and len(st.found_choices) == 2
+    apply(st, ChooseFoundItem("b", "medkit"), ScriptedDice([]))
+    assert st.phase is Phase.FOUND_ITEM
+    apply(st, ChooseFoundItem("b", "gas_mask"), ScriptedDice([]))
+    assert st.phase is Phase.ACTION and st.deciding == "a" and st.activation is not None
+    assert st.models["b1"].salvage[0]["items"] == ["medkit", "gas_mask"]
