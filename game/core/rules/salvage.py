@@ -178,18 +178,28 @@ def search_reward(ctx: Ctx, loc: LocationState, m: ModelState) -> None:
     """A completed search: the Mission Objective's completion (its first search), the location's scenario loot
     on its first search, then the TL Salvage roll (a Hot Spot's; the MO's free roll, GAP-60, unless its loot says
     `tl_roll`=false; none at TL0); then any item choice owed is opened (GAP-57)."""
-    st = ctx.state
     first = len(loc.searched_by) == 1
-    if loc.kind == "objective" and st.objective is None:
-        st.objective = {"side": m.side, "model": m.id, "location": loc.id, "turn": st.turn}
-        ctx.emit("objective_completed", MO_RULES + ("SCEN-10.5.VICTORY",), side=m.side, model=m.id,
-                 location=loc.id, name=loc.name, turn=st.turn)
+    if loc.kind == "objective":
+        complete_objective(ctx, m, loc.id, loc.name)
     loot = loc.loot if first else None
     if loot:
         stow_loot(ctx, loc, m, loot)
     if loot is None or loot.get("tl_roll", True):
         roll_salvage(ctx, loc, m)
     open_choices(ctx)
+
+
+def complete_objective(ctx: Ctx, m: ModelState, where: str, name: str) -> bool:
+    """MISSION-8.2.OBJECTIVE: the Mission Objective is completed by `m`'s side (`GameState.objective`, read by
+    rules/outcome.py: +5 advances, POST-8.5.EARN; the winner, SCEN-10.5.VICTORY); `where` is the location (or task)
+    id. Only the first completion counts; False when it was already completed."""
+    st = ctx.state
+    if st.objective is not None:
+        return False
+    st.objective = {"side": m.side, "model": m.id, "location": where, "turn": st.turn}
+    ctx.emit("objective_completed", MO_RULES + ("SCEN-10.5.VICTORY",), side=m.side, model=m.id, location=where,
+             name=name, turn=st.turn)
+    return True
 
 
 def stow_loot(ctx: Ctx, loc: LocationState, m: ModelState, loot: dict[str, Any]) -> None:
