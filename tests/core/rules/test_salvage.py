@@ -264,3 +264,21 @@ def test_a_choice_owed_by_a_held_search_returns_to_the_interrupted_activation() 
     apply(st, ChooseFoundItem("b", "gas_mask"), ScriptedDice([]))
     assert st.phase is Phase.ACTION and st.deciding == "a" and st.activation is not None
     assert st.models["b1"].salvage[0]["items"] == ["medkit", "gas_mask"]
+
+
+def test_a_save_from_before_salvage_loads_with_the_new_fields_at_their_defaults() -> None:
+    """Saves keep working: a state written before this slice (no loot, searched_by, artifacts, wounded_by,
+    objective, found_choices, blame) loads with their defaults."""
+    st = mo_board(None)
+    data = json.loads(json.dumps(st.to_json()))
+    for key in ("objective", "found_choices", "blame"):
+        del data[key]
+    for m in data["models"].values():
+        del m["artifacts"], m["wounded_by"]
+    for loc in data["locations"].values():
+        for key in ("searched_by", "loot", "anomaly_tried", "artifacts_taken", "anomaly_inert"):
+            del loc[key]
+    back = GameState.from_json(data, st.battlefield)
+    assert back.objective is None and back.found_choices == [] and back.blame is None
+    assert back.models["a1"].artifacts == [] and back.models["a1"].wounded_by is None
+    assert back.locations["mo"].loot is None and back.locations["mo"].searched_by == []
