@@ -251,7 +251,7 @@ def _mission_end(d: dict[str, Any]) -> str:
         for side, fates in (d.get("fates") or {}).items():
             lines.append(f"  {side}: " + ", ".join(f"{m} {f}" for m, f in fates.items()))
     locs = d.get("locations")
-    if locs and any(locs.values()):
+    if locs and any(v for k, v in locs.items() if k != "objectives"):
         lines.append(f"  locations: triggered {_names(locs['triggered'])}; cleared {_names(locs['cleared'])}; "
                      f"searched {_names(locs['searched'])}"
                      + (f"; anomalies {_names(locs['anomalies'])}" if locs.get("anomalies") else ""))
@@ -259,8 +259,8 @@ def _mission_end(d: dict[str, Any]) -> str:
     if mo:
         lines.append(f"  Mission Objective {mo['location']} completed by {mo['model']} ({mo['side']}) in turn "
                      f"{mo['turn']}")
-    elif locs is not None:
-        lines.append("  Mission Objective: not completed")
+    elif locs and locs.get("objectives"):
+        lines.append(f"  Mission Objective {_names(locs['objectives'])}: not completed")
     if d.get("tasks_done"):
         lines.append(f"  tasks done: {_names(d['tasks_done'])}")
     return "\n".join(lines)

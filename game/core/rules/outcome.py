@@ -158,15 +158,16 @@ def mission_result(st: GameState, *, victory: str = "objective_then_advances",
 
 
 def location_report(st: GameState) -> dict[str, list[str]]:
-    """TURN-11: location ids triggered, cleared (triggered and its own hostiles all out of play, GAP-53), searched,
-    with an anomaly, and whose anomaly is inert (artifact taken)."""
+    """TURN-11: location ids: the Mission Objective(s), and those triggered, cleared (triggered and its own hostiles
+    all out of play, GAP-53), searched, with an anomaly, and whose artifact was taken."""
     locs = list(st.locations.values())
 
     def clear(loc: LocationState) -> bool:
         return loc.triggered and (loc.force is None or not any(
             m.in_play for m in st.models.values() if m.side == loc.force))
 
-    return {"triggered": [x.id for x in locs if x.triggered], "cleared": [x.id for x in locs if clear(x)],
+    return {"objectives": [x.id for x in locs if x.kind == "objective"],
+            "triggered": [x.id for x in locs if x.triggered], "cleared": [x.id for x in locs if clear(x)],
             "searched": [x.id for x in locs if x.searched], "anomalies": [x.id for x in locs if x.anomaly],
             "artifacts_taken": [x.id for x in locs if x.artifacts_taken]}
 

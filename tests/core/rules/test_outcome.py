@@ -167,7 +167,7 @@ def test_turn_11_the_mission_end_says_what_happened() -> None:
     assert a["artifacts"] == [{"model": "a1", "value": 5500, "bonus": "will", "location": "hs"}]
     assert a["artifact_value"] == 5500 and b["salvage_value"] == 0
     assert d["locations"]["triggered"] == ["hs", "mo"] and d["locations"]["searched"] == ["hs", "mo"]
-    assert d["locations"]["cleared"] == ["hs", "mo"]
+    assert d["locations"]["cleared"] == ["hs", "mo"] and d["locations"]["objectives"] == ["mo"]
     assert d["objective"] == {"side": "a", "model": "a1", "location": "mo", "turn": 1}
     assert d["advances"]["a"] == {"survivors": 1, "units_out": 2, "rival_units": 2, "hostile_units": 0,
                                   "hot_spots": 1, "objective": True, "total": 1 + 2 + 3 + 5}
