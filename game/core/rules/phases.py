@@ -325,9 +325,15 @@ def _on_medkit(ctx: Ctx, action: Action) -> None:
 
 
 def _finish_wound_decision(ctx: Ctx) -> None:
+    """Settle the decided Wound; the next queued decision follows, except that one whose model has no Med-Kit left
+    (it used its last on an earlier Wound of the queue, e.g. two hits of a Withdraw's free attacks) is settled at
+    once: there is nothing to decide (COMBAT-4.4.MEDKIT-SELF)."""
     st = ctx.state
     dec = st.wound_queue.pop(0)
     settle_wounds(ctx, dec.model, dec.round_id)
+    while st.wound_queue and medkits(st.models[st.wound_queue[0].model]) == 0:
+        dec = st.wound_queue.pop(0)
+        settle_wounds(ctx, dec.model, dec.round_id)
     if st.wound_queue:
         st.deciding = st.models[st.wound_queue[0].model].side
         return
