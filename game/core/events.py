@@ -365,6 +365,8 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
     "target_lock_dropped": lambda d: f"  {d['unit']} drops its lock on {d['target']}: {d['why']}",
     "melee_draw": lambda d: (f"  {d['unit']} is drawn by {d['target']}'s melee attack" if d["target"]
                              else f"  {d['unit']} is no longer drawn by {d['previous']}"),
+    "search": lambda d: (f"  {d['model']} searches {d['location']} ({d['progress']}/{d['needed']})"
+                         + (": searched, it never triggers again" if d["searched"] else "")),
     "salvage": _salvage,
     "equipment_found": _equipment_found,
     "equipment_chosen": lambda d: (f"  {d['side']} picks {d['item']} from the {d['table']} table for {d['model']} "
