@@ -18,6 +18,7 @@ from game.core.actions import (
     Alert,
     BoltToss,
     BreakAlliance,
+    ChooseFoundItem,
     ChooseHostileRoll,
     ChooseInitiative,
     Climb,
@@ -41,6 +42,7 @@ from game.core.actions import (
     Recover,
     Reload,
     Search,
+    SearchAnomaly,
     TemplateAttack,
     ThrowGrenade,
     UseItem,
@@ -55,6 +57,7 @@ from game.core.rules import eligible_units, hustle_due, remaining, settings_of, 
 from game.core.rules.context import read_ctx
 from game.core.rules.factions import alliance_targets
 from game.core.rules.flow import window_kits
+from game.core.rules.salvage import table_items
 from game.core.rules.stats import move_allowance
 from game.core.state import GameState, ModelState, Phase
 
@@ -65,6 +68,11 @@ SAMPLES = 64  # points drawn at once when looking for a spot inside a reach regi
 Candidates = Callable[[], Iterator[Action]]
 
 
+def found_item_choices(state: GameState) -> list[str]:
+    """GAP-57: the items of the equipment table whose 6 the deciding side picks from (every one is legal)."""
+    return table_items(read_ctx(state), str(state.found_choices[0]["table"]))
+
+
 class RandomAgent:
     """The random-legal baseline: the agent every later agent (the crew autopilot, the Zone's hostiles) is
     measured against (STYLE habit 7: just another player, deciding from public queries only).
@@ -72,7 +80,8 @@ class RandomAgent:
     In the action phase it decides in two steps: first a kind of action uniformly among the kinds that have at
     least one legal instance now (Move, Climb, Jump, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask,
     Order, RangedAttack, MeleeAttack, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack, and at locations Search,
-    Inspect and a Bolt Toss at the location point; it ends the activation
+    Inspect, a Bolt Toss at the location point and, once an anomaly is present, SearchAnomaly; a 6 on an equipment
+    roll (GAP-57) is answered with any item of its table, uniformly; it ends the activation
     early with probability 1/25, and when no kind is legal), then one instance uniformly among the legal ones it
     sampled. A Move's destinations are one per destination class: a random spot on every level the model can
     reach with its allowance (the ground, upper floors up stairs and ladders, roofs by climbing:
@@ -114,6 +123,8 @@ class RandomAgent:
             sp = state.spawning
             assert sp is not None
             return ChooseHostileRoll(state.deciding, self.rng.choice(sp.choices))  # GAP-52: any allowed result
+        if ph is Phase.FOUND_ITEM:
+            return ChooseFoundItem(state.deciding, self.rng.choice(found_item_choices(state)))  # GAP-57: any item
         raise ValueError(f"nothing to decide in phase {ph.value}")
 
     # -- phases -----------------------------------------------------------------------------------
@@ -193,6 +204,9 @@ class RandomAgent:
             kinds["Inspect"] = lambda: self._shuffled([Inspect(uid, lid) for lid in st.locations])
             kinds["BoltToss"] = lambda: self._shuffled([BoltToss(uid, lid, loc.x, loc.y)
                                                         for lid, loc in st.locations.items()])
+        anomalies = [lid for lid, loc in st.locations.items() if loc.anomaly and not loc.anomaly_inert]
+        if anomalies:  # only once an anomaly is present, so games without one draw exactly as before
+            kinds["SearchAnomaly"] = lambda: self._shuffled([SearchAnomaly(uid, lid) for lid in anomalies])
         for kind, acts in self._attacks(st, uid, m).items():
             kinds[kind] = partial(self._shuffled, acts)
         if m.profile.leader and context == "own":

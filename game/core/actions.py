@@ -124,6 +124,16 @@ class ChooseHostileRoll(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseFoundItem(Action):
+    """A 6 on an equipment table roll: the searching side picks any item of that table (GAP-57
+    `equip.roll`=d6_6_is_choice); the item is stowed with the searcher (SALVAGE-8.4.BACKPACK)."""
+
+    side: str
+    item: str
+    cost: ClassVar[int] = 0
+
+
+@dataclass(frozen=True, slots=True)
 class StayPut(Action):
     """A spawned unit forgoes its free move (AI-S.SPAWN: melee types with no visible enemy stay)."""
 
@@ -332,6 +342,17 @@ class Search(Action):
     location: str
 
 
+@dataclass(frozen=True, slots=True)
+class SearchAnomaly(Action):
+    """Take the artifact of a location's anomaly, standing where its search stands: a free Will check first (Will -
+    TL, Leader in LOS +1, a Detector in a slot +2); a pass spends the action and rolls the Artifact table, a failure
+    discharges the anomaly (a Damage 2 hit on every model under its LBT) and costs no action
+    (SALVAGE-8.4.ANOMALY-SEARCH/-MODS/-EFFECT, GAP-55, GAP-56)."""
+
+    unit: str
+    location: str
+
+
 # --- attacks (COMBAT-4.*, ARMORY-5.*) --------------------------------------------------------------
 
 
@@ -419,7 +440,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
     for c in (Deploy, ChooseInitiative, Activate, EndActivation, Interrupt, DeclineInterrupt, DeclineMedKit,
               Move, Climb, Jump, Aim, Alert, Rally, Recover, Reload, UseItem, ComplexTask, Order, RangedAttack,
               MeleeAttack, Parry, Withdraw, ThrowGrenade, TemplateAttack, FlameAttack, Inspect, BoltToss,
-              ChooseHostileRoll, StayPut, Reasoned, Search, BreakAlliance)
+              ChooseHostileRoll, StayPut, Reasoned, Search, SearchAnomaly, ChooseFoundItem, BreakAlliance)
 }
 
 

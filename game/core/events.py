@@ -222,6 +222,8 @@ def _template(d: dict[str, Any]) -> str:
 
 
 def _mission_end(d: dict[str, Any]) -> str:
+    """TURN-11: the verdict and why, then per crew its advances, fates, kills, loot and what it carries home, then
+    the locations and the Mission Objective."""
     crews = d.get("crews") or {}
     adv = d.get("advances") or {}
     if d.get("winner"):
@@ -233,15 +235,75 @@ def _mission_end(d: dict[str, Any]) -> str:
     else:
         verdict = "no result recorded"
     lines = [f"=== Mission over at turn {d['turn']}: {d['reason']}; {verdict} ==="]
+    if d.get("why"):
+        lines.append(f"  why: {d['why']}  (SCEN-10.5.VICTORY)")
+    report = d.get("report") or {}
     for side, a in adv.items():
+        units = (f"{a['rival_units']} rival + {a['hostile_units']} hostile unit(s) put out" if "rival_units" in a
+                 else f"{a['units_out']} rival unit(s) out of action")
         lines.append(f"  {crews.get(side, side)} ({side}): {a['total']} advance(s) = {a['survivors']} survivor(s) + "
-                     f"{a['units_out']} rival unit(s) out of action + 3 x {a['hot_spots']} Hot Spot(s) looted + "
+                     f"{units} + 3 x {a['hot_spots']} Hot Spot(s) looted + "
                      f"Mission Objective {'5' if a['objective'] else '0'}  (POST-8.5.EARN)")
-    for side, fates in (d.get("fates") or {}).items():
-        lines.append(f"  {side}: " + ", ".join(f"{m} {f}" for m, f in fates.items()))
+        r = report.get(side)
+        if r:
+            lines.extend(_crew_lines(r))
+    if not report:
+        for side, fates in (d.get("fates") or {}).items():
+            lines.append(f"  {side}: " + ", ".join(f"{m} {f}" for m, f in fates.items()))
+    locs = d.get("locations")
+    if locs and any(v for k, v in locs.items() if k != "objectives"):
+        lines.append(f"  locations: triggered {_names(locs['triggered'])}; cleared {_names(locs['cleared'])}; "
+                     f"searched {_names(locs['searched'])}"
+                     + (f"; anomalies {_names(locs['anomalies'])}" if locs.get("anomalies") else ""))
+    mo = d.get("objective")
+    if mo:
+        lines.append(f"  Mission Objective {mo['location']} completed by {mo['model']} ({mo['side']}) in turn "
+                     f"{mo['turn']}")
+    elif locs and locs.get("objectives"):
+        lines.append(f"  Mission Objective {_names(locs['objectives'])}: not completed")
     if d.get("tasks_done"):
         lines.append(f"  tasks done: {_names(d['tasks_done'])}")
     return "\n".join(lines)
+
+
+def _crew_lines(r: dict[str, Any]) -> list[str]:
+    names = r.get("names") or {}
+
+    def who(ids: Iterable[str]) -> str:
+        return _names(f"{names.get(i, i)} ({i})" if names.get(i, i) != i else i for i in ids)
+
+    k = r["kills"]
+    out = [f"    survived: {who(r['survived'])}; Out of Action: {who(r['ooa'])}; dead: {who(r['dead'])}",
+           f"    kills: rival units {_names(k['rival'])}; hostile units {_names(k['hostile'])}; "
+           f"looted {_names(r['looted'])}"]
+    arts = ", ".join(f"{a['value']} ZS" + (f" (+1 {a['bonus']})" if a.get("bonus") else "") for a in r["artifacts"])
+    grenades = ", ".join(f"{g} x{n}" for g, n in r["grenades"].items())
+    out.append(f"    carries home: {r['salvage_value']} ZS salvage; items {_names(r['items'])}"
+               + (f"; grenades {grenades}" if grenades else "") + f"; artifacts {arts or 'none'}")
+    return out
+
+
+def _equipment_found(d: dict[str, Any]) -> str:
+    dice = "+".join(str(x) for x in d["dice"]) if len(d["dice"]) > 1 else str(d["dice"][0])
+    if d.get("choice"):
+        return (f"  {d['model']} rolls {d['table']} equipment: D6 {dice}, a free choice for {d['side']} "
+                f"({_names(d.get('choices') or [])})")
+    return f"  {d['model']} rolls {d['table']} equipment: D6 {dice} -> {d['item']} (stowed)"
+
+
+def _artifact(d: dict[str, Any]) -> str:
+    bonus = f" and a {d['bonus']} bonus" if d.get("bonus") else ""
+    return (f"  {d['model']} takes the artifact at {d['location']}: D6 {d['roll']} -> {d['value']} ZS{bonus}; "
+            f"{d['note']}" + ("; the anomaly is inert" if d.get("inert") else "; a Scrounger may take one more"))
+
+
+def _salvage(d: dict[str, Any]) -> str:
+    if d.get("roll") is None:
+        return f"  {d['model']} searches {d['location']}: {d.get('note', 'no Salvage roll')}"
+    rolls = f" + {_n(d['equipment_rolls'], 'roll')} on the {d['table']} table" if d.get("equipment_rolls") else ""
+    return (f"  {d['model']} rolls Salvage at {d['location']} (TL{d['tl']}): D6 {d['roll']} -> {d['value']} ZS"
+            f"{rolls}" + (" (High Radiation x2)" if d.get("high_radiation") else "")
+            + ("; an Anomaly is present" if d.get("anomaly") else "") + f"; carries {d['carried']} ZS")
 
 
 def _hits(d: dict[str, Any]) -> str:
@@ -323,6 +385,22 @@ _LINES: Mapping[str, Callable[[dict[str, Any]], str]] = MappingProxyType({
                                       "failed, no locations while an Enemy model is in play")),
     "crews_now_enemies": lambda d: (f"  {d['attacker']} attacks {d['target']}: {_names(d['sides'])} are Enemies "
                                     "from now on"),
+    "search": lambda d: (f"  {d['model']} searches {d['location']} ({d['progress']}/{d['needed']})"
+                         + (": searched, it never triggers again" if d["searched"] else "")),
+    "salvage": _salvage,
+    "equipment_found": _equipment_found,
+    "equipment_chosen": lambda d: (f"  {d['side']} picks {d['item']} from the {d['table']} table for {d['model']} "
+                                   "(stowed)"),
+    "loot": lambda d: (f"  {d['model']} loots {d['location']}: {_names(d['items'])}"
+                       + (", grenades " + ", ".join(f"{g} x{n}" for g, n in d["grenades"].items())
+                          if d["grenades"] else "") + f", {d['value']} ZS fixed (stowed)"),
+    "objective_completed": lambda d: (f"  {d['model']} ({d['side']}) completes the Mission Objective at "
+                                      f"{d['name']} in turn {d['turn']}"),
+    "artifact": _artifact,
+    "anomaly_check_failed": lambda d: (f"  {d['model']} fails the anomaly Will check at {d['location']} (TN "
+                                       f"{d['tn']}): no action spent, the anomaly discharges"),
+    "anomaly_discharge": lambda d: (f"  the anomaly at {d['location']} discharges: Damage {d['damage']} on "
+                                    + (", ".join(f"{m['model']} ({m['effect']})" for m in d["models"]) or "nobody")),
     "melee_round": lambda d: (f"  melee: {d['attacker']} scores {_n(d['attacker_hits'], 'hit')}, {d['defender']} "
                               f"({d['defender_weapon']}) scores {_n(d['defender_hits'], 'hit')}"),
 })

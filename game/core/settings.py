@@ -35,6 +35,7 @@ NOT_PLAYED: Mapping[str, str] = MappingProxyType({
     "later: scenarios": "the book's scenarios (Games One to Three)",
     "later: powered weapons": "the optional powered (hi-tech) weapons",
     "later: mid-climb stops": "models that stop part-way up a climb",
+    "later: discharge radius": "an anomaly discharge over the 3\" Reaction Radius instead of an LBT (GAP-55)",
     "later: burns past a save": "a Burn that goes on after a passed save (RULES.md states none: ARMORY-5.1.BURN)",
     "later: client": "the graphical client",
 })

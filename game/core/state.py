@@ -31,6 +31,7 @@ class Phase(enum.Enum):
     PARRY = "parry"  # COMBAT-4.2.PARRY: the melee attacker chooses how many hits to parry
     HOSTILE_ROLL = "hostile_roll"  # HOSTILE-8.3.ROLL / GAP-52: the triggering player picks the Inspect-shifted result
     SPAWN_MOVE = "spawn_move"  # AI-S.SPAWN / HOSTILE-8.3.FREE-MOVE: a spawned unit makes its free move (or stays)
+    FOUND_ITEM = "found_item"  # GAP-57: a 6 on an equipment table roll, the searching side picks the item
     MISSION_END = "mission_end"  # TURN-11
 
 
@@ -106,6 +107,8 @@ class ModelState:
     ooa_round: int = 0  # the round that put it Out of Action (COMBAT-4.4.PERMA-DEAD)
     ooa_beyond_kits: bool = False  # put Out of Action by three or more Wounds in one round: no Med-Kit helps (GAP-92)
     salvage: list[dict[str, Any]] = field(default_factory=list)  # stowed, unusable this mission (SALVAGE-8.4.BACKPACK)
+    artifacts: list[dict[str, Any]] = field(default_factory=list)  # stowed artifacts (SALVAGE-8.4.ARTIFACT-TABLE)
+    wounded_by: dict[str, Any] | None = None  # source of its last Wound in play: who put it out (POST-8.5.EARN)
 
     @property
     def in_play(self) -> bool:
@@ -210,6 +213,11 @@ class LocationState:
     fixed_spawn: dict[str, Any] | None = None  # {hostile, figures, actions}: spawned on trigger, no roll (GAP-99)
     key_item: str | None = None  # carried by a crew model, it spares the crew the key task (SCEN-10.3.CARD)
     key_task: dict[str, Any] | None = None  # {difficulty, actions, name} of the key task (game.core.rules.keycard)
+    searched_by: list[str] = field(default_factory=list)  # models that completed a search, in order (a Scrounger twice)
+    loot: dict[str, Any] | None = None  # the scenario's reward for searching it (LootSpec as JSON; GAP-60)
+    anomaly_tried: list[str] = field(default_factory=list)  # models whose anomaly check failed this activation (GAP-56)
+    artifacts_taken: list[str] = field(default_factory=list)  # who took its artifact (SALVAGE-8.4.ANOMALY-TWICE)
+    anomaly_inert: bool = False  # its (last) artifact is taken (SALVAGE-8.4.ANOMALY-TWICE)
 
 
 def check_location(loc: LocationState, table: tuple[float, float], *, where: str = "") -> None:
@@ -238,6 +246,42 @@ def check_location(loc: LocationState, table: tuple[float, float], *, where: str
     if not isinstance(loc.search_actions, int) or loc.search_actions < 1:
         raise LocationError(f"{at}{lid}: field 'search_actions' is {loc.search_actions!r}; allowed: a whole "
                             "number >= 1 (MISSION-8.2.CLEARING)")
+    if loc.loot is not None:
+        check_loot(loc.loot, f"{at}{lid}: field 'loot'")
+
+
+LOOT_TABLES = ("basic", "advanced", "special")  # EQUIP-6.2.CATEGORIES
+
+
+def _count(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def check_loot(loot: Mapping[str, Any], at: str) -> None:
+    """A location's loot (LootSpec JSON, GAP-60): items a list of names, grenades {id: count >= 0}, equipment_rolls
+    [[table, count >= 0]...] on the basic/advanced/special tables, value a whole number of ZS >= 0, tl_roll a
+    bool; anything else is refused naming the field and what is allowed."""
+    if not isinstance(loot, Mapping):
+        raise LocationError(f"{at} is {loot!r}; allowed: a table of items, grenades, equipment_rolls, value, tl_roll")
+    extra = sorted(set(loot) - {"items", "grenades", "equipment_rolls", "value", "tl_roll"})
+    if extra:
+        raise LocationError(f"{at} has unknown key(s) {', '.join(extra)}; allowed: items, grenades, equipment_rolls, "
+                            "value, tl_roll")
+    items = loot.get("items", [])
+    if not isinstance(items, list) or not all(isinstance(x, str) and x for x in items):
+        raise LocationError(f"{at}.items is {items!r}; allowed: a list of item names")
+    grenades = loot.get("grenades", {})
+    if not isinstance(grenades, Mapping) or not all(isinstance(g, str) and _count(n) for g, n in grenades.items()):
+        raise LocationError(f"{at}.grenades is {grenades!r}; allowed: grenade id -> a whole number >= 0")
+    rolls = loot.get("equipment_rolls", [])
+    if not isinstance(rolls, list) or not all(isinstance(r, (list, tuple)) and len(r) == 2 and r[0] in LOOT_TABLES
+                                              and _count(r[1]) for r in rolls):
+        raise LocationError(f"{at}.equipment_rolls is {rolls!r}; allowed: [[table, count]...] with table one of "
+                            f"{', '.join(LOOT_TABLES)} and count a whole number >= 0 (GAP-57)")
+    if not _count(loot.get("value", 0)):
+        raise LocationError(f"{at}.value is {loot.get('value')!r}; allowed: a whole number of ZS >= 0")
+    if not isinstance(loot.get("tl_roll", True), bool):
+        raise LocationError(f"{at}.tl_roll is {loot.get('tl_roll')!r}; allowed: true or false (GAP-60)")
 
 
 @dataclass(slots=True)
@@ -409,6 +453,9 @@ class GameState:
     ai: dict[str, HostileMemory] = field(default_factory=dict)  # hostile units' memory (AI-D.02, AI-D.03)
     spawning: SpawnState | None = None  # a triggered location being resolved (TURN-8)
     environment: str = ""  # the Environmental Hazard of this Zone Run (SALVAGE-8.4.ENV), "" when not rolled
+    objective: dict[str, Any] | None = None  # the Mission Objective completed: side, model, location, turn (GAP-60)
+    found_choices: list[dict[str, Any]] = field(default_factory=list)  # GAP-57 item choices owed (Phase.FOUND_ITEM)
+    blame: dict[str, Any] | None = None  # the source of the damage being resolved: model, side, cause (kills)
     battlefield: Battlefield = field(default_factory=Battlefield.open_table, repr=False, compare=False)
 
     # --- queries -------------------------------------------------------------

@@ -327,11 +327,11 @@ def test_step_bounds_the_values_between_min_and_max() -> None:
 
 
 @pytest.mark.parametrize("option, feature", [
-    ("anomaly.area=reaction_radius", "`anomaly.area` belongs to anomalies, which this version does not play yet"),
+    ("bolt.deviation=true", "`bolt.deviation` belongs to locations"),
     ("ai.human_controls_hostiles=true", "belongs to hot-seat play"),
     ("stalls.extra_weapon_prices.rpg=1000", "belongs to the Stalls"),
     ("trigger.timing=at_entry", "belongs to locations"),
-    ("equip.roll=d6_6_reroll", "belongs to salvage"),
+    ("burn.stop_on_save=false", "belongs to a Burn that goes on after a passed save"),
     ("promotion.missions=4", "belongs to the campaign"),
     ("scen.g3.one_off_k=12", "belongs to the book's scenarios"),
     ("scale.unit=cm", "belongs to the graphical client"),
@@ -384,7 +384,7 @@ def test_loaded_settings_and_scenarios_are_checked_too() -> None:
     from tests.enginekit import game, profile
 
     st = game([("a1", "a", profile(), (5, 5))], settings={"anomaly.area": "reaction_radius"})
-    with pytest.raises(SettingsError, match="`anomaly.area` belongs to anomalies"):
+    with pytest.raises(SettingsError, match="`anomaly.area`=\"reaction_radius\" belongs to an anomaly discharge"):
         settings_of(st)
     with pytest.raises(SettingsError, match=r"scenario open-table-demo: setting 'alert.cost' = 0 is out of range"):
         new_game(scenario("open-table-demo"), 1, settings={"alert.cost": 0})
@@ -414,7 +414,7 @@ def test_malformed_ranges_name_file_key_and_reason(text: str, words: list[str]) 
 
 
 @pytest.mark.parametrize("option, words", [
-    ("anomaly.area=reaction_radius", "`anomaly.area` belongs to anomalies, which this version does not play yet"),
+    ("anomaly.area=reaction_radius", "`anomaly.area`=\"reaction_radius\" belongs to an anomaly discharge over the 3\""),
     ("move.difficult_mult=-1", "setting 'move.difficult_mult' = -1.0 is out of range: use 1 to 4"),
 ])
 def test_demo_refuses_on_one_stderr_line_with_exit_2(option: str, words: str) -> None:

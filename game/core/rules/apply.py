@@ -17,6 +17,7 @@ from game.core.rules.phases import (
     check_action,
     check_activate,
     check_decline,
+    check_found_item,
     check_hostile_roll,
     check_initiative,
     check_interrupt,
@@ -88,6 +89,9 @@ def validate(state: GameState, action: Action) -> None:
         return
     if ph is Phase.SPAWN_MOVE:
         check_spawn_move(ctx, action)
+        return
+    if ph is Phase.FOUND_ITEM:
+        check_found_item(ctx, action)
         return
     if ph is Phase.INTERRUPT:
         expect(action, Interrupt, DeclineInterrupt)

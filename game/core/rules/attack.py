@@ -106,6 +106,8 @@ def take_hits(ctx: Ctx, defender: ModelState, hits: int, nums: AttackNumbers, s:
 
     if hits <= 0 or not defender.in_play:
         return
+    if attacker is not None:  # POST-8.5.EARN: these hits are the attacker's (a melee defender's hits back too)
+        ctx.state.blame = {"model": attacker.id, "side": attacker.side, "cause": "melee" if not ranged else "ranged"}
     res = roll_saves(ctx, defender, hits, nums.save, nums.save_dice, what=what, rules=rules)
     record_crit(ctx, defender.unit, res, context="offturn", rules=("COMBAT-4.1.SAVE",))
     deflected = res.successes

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import game.core.rules.anomaly as anomaly
 import game.core.rules.basic as basic
 import game.core.rules.blasts as blasts
 import game.core.rules.burn as burn
@@ -39,6 +40,7 @@ from game.core.actions import (
     Recover,
     Reload,
     Search,
+    SearchAnomaly,
     TemplateAttack,
     ThrowGrenade,
     UseItem,
@@ -80,6 +82,7 @@ TABLE: dict[type, tuple[Check, Do]] = {
     BoltToss: (scouting.check_bolt, scouting.do_bolt),
     Search: (scouting.check_search, scouting.do_search),
     BreakAlliance: (factions.check_break, factions.do_break),
+    SearchAnomaly: (anomaly.check_search_anomaly, anomaly.do_search_anomaly),
 }
 
 
@@ -114,7 +117,7 @@ _ENGAGED_NAMES = {"Aim": "aim", "Alert": "alert", "ComplexTask": "complex_task",
                   "MeleeAttack": "melee_attack", "Order": "order", "RangedAttack": "ranged_attack",
                   "Rally": "rally", "Reload": "reload", "TemplateAttack": "template_attack",
                   "ThrowGrenade": "throw_grenade", "Withdraw": "withdraw", "Inspect": "inspect",
-                  "BoltToss": "bolt_toss", "Search": "search"}
+                  "BoltToss": "bolt_toss", "Search": "search", "SearchAnomaly": "search_anomaly"}
 
 
 def engaged_action_name(action: Action, m: ModelState) -> str | None:
@@ -147,6 +150,7 @@ def do(ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
     """Resolve a checked action; return the actions actually spent."""
     m = sole_model(ctx, actor)
     act = ctx.state.activation
+    blame(ctx, m, type(action).__name__)  # POST-8.5.EARN: what this action puts out of play is the actor's doing
     spent = TABLE[type(action)][1](ctx, action, m, context)
     if isinstance(action, MeleeAttack) and ctx.state.ai:
         t = ctx.state.models.get(action.target)
@@ -168,6 +172,12 @@ def do(ctx: Ctx, action: Action, *, actor: str, context: str) -> int:
     return spent
 
 
+def blame(ctx: Ctx, m: ModelState, cause: str) -> None:
+    """POST-8.5.EARN kills: the model whose action (or hits) is being resolved is the source of the Wounds it causes
+    (`GameState.blame`, read when a model goes Out of Action or dies: `ModelState.out_by`)."""
+    ctx.state.blame = {"model": m.id, "side": m.side, "cause": cause}
+
+
 # What a Med-Kit or Parry decision interrupted, finished in order once the decision is made (kind -> step).
 CONTINUATIONS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {
     "deflect_will": deflection_will,
@@ -181,7 +191,7 @@ CONTINUATIONS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {
 def run_continuations(ctx: Ctx) -> None:
     """Finish what a Wound decision (Med-Kit) or a Parry decision interrupted, in order."""
     st = ctx.state
-    while st.continuations and st.phase not in (Phase.MEDKIT, Phase.PARRY):
+    while st.continuations and st.phase not in (Phase.MEDKIT, Phase.PARRY, Phase.FOUND_ITEM):
         c = st.continuations[0]
         if c["kind"] == "melee_round":
             if c["parry"] is None:

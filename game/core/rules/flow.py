@@ -69,7 +69,7 @@ def after_action(ctx: Ctx, *, window: bool = True) -> None:
     A free act (Electric Juice, a self Med-Kit, a failed free Skill Check) is not an action: no window."""
     st = ctx.state
     run_continuations(ctx)
-    if st.phase in (Phase.MEDKIT, Phase.PARRY):
+    if st.phase in (Phase.MEDKIT, Phase.PARRY, Phase.FOUND_ITEM):
         return
     if check_early_end(ctx):
         return
@@ -142,6 +142,7 @@ def end_activation(ctx: Ctx) -> None:
         task.tried = []  # CORE-3.4.CHECK `task.retry`: one attempt per activation, whoever's activation it was
     for loc in st.locations.values():
         loc.search_tried = []  # a failed search Skill Check is tried again in a later activation
+        loc.anomaly_tried = []  # GAP-56 `anomaly.retry`: a failed anomaly check, again in a later activation
     lost = remaining(act) + (act.bonus if act.stage == "normal" else 0)
     memory.end_activation(ctx, act.unit)  # AI-D.02 (ii), AI-D.03
     ctx.emit("activation_end", ("TURN-6",), unit=act.unit, unused_actions=lost)
@@ -261,12 +262,12 @@ def resume_after_window(ctx: Ctx, resume: str) -> None:
 
 
 def resume(ctx: Ctx) -> None:
-    """Continue what a Med-Kit or Parry decision interrupted: the rest of the resolution, then the flow."""
+    """Continue what a Med-Kit, Parry or found-item decision interrupted: the rest of the resolution, then the flow."""
     st = ctx.state
     st.phase = Phase.INTERRUPT if st.interrupt is not None else Phase.ACTION if st.activation is not None \
         else Phase.ACTIVATE
     run_continuations(ctx)
-    if st.phase in (Phase.MEDKIT, Phase.PARRY):
+    if st.phase in (Phase.MEDKIT, Phase.PARRY, Phase.FOUND_ITEM):
         return
     if check_early_end(ctx):
         return
@@ -322,8 +323,10 @@ def check_early_end(ctx: Ctx) -> bool:
 
 def end_mission(ctx: Ctx, *, reason: str) -> None:
     """TURN-11: freeze the board, record each crew model's fate and the mission result: the advances each crew
-    earned (POST-8.5.EARN) and the winner or a draw (SCEN-10.5.VICTORY, `scen.victory`; game/core/rules/outcome.py)."""
-    from game.core.rules.outcome import VICTORY_RULES, fates, mission_result
+    earned (POST-8.5.EARN) and the winner or a draw with why (SCEN-10.5.VICTORY, `scen.victory`), and what happened:
+    per crew its survivors, Out of Action and dead, kills, locations looted and what it carries home; the locations
+    triggered, cleared and searched; the Mission Objective; every unit put out of play (game/core/rules/outcome.py)."""
+    from game.core.rules.outcome import VICTORY_RULES, fates, mission_report, mission_result
 
     st = ctx.state
     st.phase = Phase.MISSION_END
@@ -332,6 +335,6 @@ def end_mission(ctx: Ctx, *, reason: str) -> None:
     st.interrupt = None
     st.result = {"reason": reason, "turn": st.turn, "fates": fates(st),
                  "tasks_done": sorted(t.id for t in st.tasks.values() if t.done),
-                 **mission_result(st, victory=ctx.settings["scen.victory"])}
+                 **mission_result(st, victory=ctx.settings["scen.victory"]), **mission_report(st)}
     ctx.emit("mission_end", ("TURN-11", "TURN-10" if "no player" in reason else "TURN-9") + VICTORY_RULES,
              **st.result)

@@ -7,10 +7,12 @@ from collections.abc import Callable
 import game.core.rules.dispatch as dispatch
 import game.core.rules.factions as factions
 import game.core.rules.memory as memory
+import game.core.rules.salvage as salvage
 import game.core.rules.spawn as spawn
 from game.core.actions import (
     Action,
     Activate,
+    ChooseFoundItem,
     ChooseHostileRoll,
     ChooseInitiative,
     DeclineInterrupt,
@@ -274,7 +276,7 @@ def _on_interrupt(ctx: Ctx, action: Action) -> None:
     win.held_by = action.unit
     dispatch.do(ctx, inner, actor=action.unit, context="alert")
     dispatch.run_continuations(ctx)
-    if st.phase in (Phase.MEDKIT, Phase.PARRY):
+    if st.phase in (Phase.MEDKIT, Phase.PARRY, Phase.FOUND_ITEM):
         return
     if check_early_end(ctx):
         return
@@ -325,6 +327,9 @@ def _on_medkit(ctx: Ctx, action: Action) -> None:
 
 
 def _finish_wound_decision(ctx: Ctx) -> None:
+    """Settle the decided Wound; the next queued decision follows, except that one whose model has no Med-Kit left
+    (it used its last on an earlier Wound of the queue, e.g. two hits of a Withdraw's free attacks) is settled at
+    once: there is nothing to decide (COMBAT-4.4.MEDKIT-SELF)."""
     st = ctx.state
     dec = st.wound_queue.pop(0)
     settle_wounds(ctx, dec.model, dec.round_id)
@@ -362,6 +367,22 @@ def _on_hostile_roll(ctx: Ctx, action: Action) -> None:
     finish_spawn(ctx, spawn.choose_roll(ctx, action.side, action.result))
 
 
+def check_found_item(ctx: Ctx, action: Action) -> None:
+    """GAP-57: the side owed the choice picks an item of that roll's equipment table."""
+    expect(action, ChooseFoundItem)
+    assert isinstance(action, ChooseFoundItem)
+    salvage.check_found_item(ctx, action.side, action.item)
+
+
+def _on_found_item(ctx: Ctx, action: Action) -> None:
+    """GAP-57: stow the chosen item; with no choice left, finish what the search interrupted (its after-action
+    step: the interrupt window, the rest of the activation)."""
+    check_found_item(ctx, action)
+    assert isinstance(action, ChooseFoundItem)
+    if not salvage.choose_found_item(ctx, action.side, action.item):
+        resume(ctx)
+
+
 def check_spawn_move(ctx: Ctx, action: Action) -> None:
     """HOSTILE-8.3.FREE-MOVE / AI-S.SPAWN: the pending unit's free Move, or StayPut."""
     expect(action, Move, StayPut)
@@ -386,4 +407,5 @@ PHASE_HANDLERS: dict[Phase, Callable[[Ctx, Action], None]] = {
     Phase.PARRY: _on_parry,
     Phase.HOSTILE_ROLL: _on_hostile_roll,
     Phase.SPAWN_MOVE: _on_spawn_move,
+    Phase.FOUND_ITEM: _on_found_item,
 }

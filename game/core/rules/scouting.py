@@ -17,7 +17,7 @@ from game.core.rules.delivery import Blast, delivery
 from game.core.rules.keycard import check_key
 from game.core.rules.locations import location_of, record_trigger, refuse_hostile
 from game.core.rules.queries import contact_tol, leader_bonus
-from game.core.rules.salvage import roll_salvage
+from game.core.rules.salvage import search_reward
 from game.core.rules.stats import effective_ca, will_tn
 from game.core.state import LocationState, ModelState
 
@@ -166,6 +166,13 @@ def search_reach(ctx: Ctx, m: ModelState, loc: LocationState) -> tuple[bool, flo
     return d <= float(ctx.settings["search.range"]) + EPS, d
 
 
+def second_search(m: ModelState, loc: LocationState) -> bool:
+    """SKILL-6.1.SCROUNGER / SALVAGE-8.4.SEARCH: a Hot Spot searched once by a Scrounger may be searched once more
+    by that model alone (another Search of its search actions, another Salvage roll); nobody else searches it
+    again, and the Mission Objective is searched once."""
+    return (loc.kind == "hotspot" and m.profile.has("scrounger") and loc.searched_by == [m.id])
+
+
 def check_search(ctx: Ctx, a: Search, m: ModelState, context: str) -> int:
     """MISSION-8.2.CLEARING / GAP-53: a player model (AI-C.6), a triggered location (`search.needs_trigger`) not yet
     searched, its own hostiles all gone (`search.cleared`), the searcher in reach; a model that failed the location's
@@ -173,9 +180,9 @@ def check_search(ctx: Ctx, a: Search, m: ModelState, context: str) -> int:
     refuse_hostile(ctx, m, "Search")
     factions.check_location_action(ctx, m, "search")  # FACTION-7.2.ENEMY / GAP-44
     loc = location_of(ctx, a.location, "MISSION-8.2.CLEARING")
-    if loc.searched:
-        raise IllegalAction(f"{loc.id} has already been searched (each location is searched once)",
-                            "SALVAGE-8.4.SEARCH")
+    if loc.searched and not second_search(m, loc):
+        raise IllegalAction(f"{loc.id} has already been searched (each location is searched once; a Scrounger "
+                            "searches a Hot Spot twice)", "SALVAGE-8.4.SEARCH")
     if ctx.settings["search.needs_trigger"] and not loc.triggered:
         raise IllegalAction(f"{loc.id} has not been triggered: an untriggered location cannot be searched", "GAP-53")
     if not cleared(ctx, loc):
@@ -221,11 +228,15 @@ def do_search(ctx: Ctx, a: Search, m: ModelState, context: str) -> int:
         loc.searcher, loc.search_progress = m.id, 0
     loc.search_progress += 1
     done = loc.search_progress >= loc.search_actions
+    second = done and loc.searched
     if done:
         loc.searched = True
-    ctx.emit("search", rules + (("SALVAGE-8.4.SEARCH",) if done else ()), unit=m.unit, model=m.id, side=m.side,
-             location=loc.id, progress=loc.search_progress, needed=loc.search_actions, searched=done,
-             anomaly=loc.anomaly)
+        loc.searched_by.append(m.id)
+        loc.search_progress = 0 if second_search(m, loc) else loc.search_progress  # a Scrounger's second starts anew
+    ctx.emit("search", rules + (("SALVAGE-8.4.SEARCH",) if done else ())
+             + (("SKILL-6.1.SCROUNGER",) if second else ()), unit=m.unit, model=m.id, side=m.side,
+             location=loc.id, progress=loc.search_progress if not done else loc.search_actions,
+             needed=loc.search_actions, searched=done, anomaly=loc.anomaly)
     if done:
-        roll_salvage(ctx, loc, m)  # SALVAGE-8.4.SEARCH: the Salvage roll, stowed with the searcher
+        search_reward(ctx, loc, m)  # SALVAGE-8.4.SEARCH / GAP-60: the Salvage roll or the MO's reward, stowed
     return 1

@@ -85,6 +85,12 @@ class LootSpec:
     value: int = 0
     tl_roll: bool = True
 
+    def to_json(self) -> dict[str, Any]:
+        """The form `LocationState.loot` holds (plain JSON; checked by `state.check_location`)."""
+        return {"items": list(self.items), "grenades": {g: n for g, n in self.grenades},
+                "equipment_rolls": [[t, n] for t, n in self.equipment_rolls], "value": self.value,
+                "tl_roll": self.tl_roll}
+
 
 @dataclass(frozen=True, slots=True)
 class FixedSpawn:
@@ -136,7 +142,8 @@ class LocationSpec:
                                                                   "actions": fs.actions},
                              key_item=self.key_item,
                              key_task=None if kt is None else {"difficulty": kt.difficulty, "actions": kt.actions,
-                                                               "name": kt.name})
+                                                               "name": kt.name},
+                             loot=self.loot.to_json() if self.loot is not None else None)
 
 
 @dataclass(frozen=True, slots=True)

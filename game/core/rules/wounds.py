@@ -57,6 +57,8 @@ def inflict_wounds(ctx: Ctx, model_id: str, n: int, round_id: int, *, kit_window
             kill(ctx, model_id, reason="wounded again while Out of Action, in a different round")
         return
     m.wounds_taken += n
+    if st.blame is not None:  # POST-8.5.EARN: who put it out of play, if this Wound does (rules/outcome.py)
+        m.wounded_by = {**st.blame, "turn": st.turn, "seq": st.event_seq}
     ctx.emit("wounded", ("COMBAT-4.3.WOUND",), model=model_id, wounds=n, wounds_taken=m.wounds_taken,
              wounds_max=m.profile.wounds, round=round_id)
     _task_reset_on_wound(ctx, model_id)
