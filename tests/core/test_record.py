@@ -32,10 +32,10 @@ def sealed() -> Record:
 
 def test_version_2_carries_the_action_count_and_the_end_seal() -> None:
     data = sealed().to_json()
-    assert data["version"] == RECORD_VERSION == 2 and data["action_count"] == 2
+    assert data["version"] == RECORD_VERSION == 3 and data["action_count"] == 2
     assert data["end"] is not None and data["end"]["events"] == 1 and len(data["end"]["log_sha256"]) == 64
     back = Record.from_json(json.loads(json.dumps(data)))
-    assert back.actions == sealed().actions and back.end == sealed().end and back.version == 2
+    assert back.actions == sealed().actions and back.end == sealed().end and back.version == 3
 
 
 def test_log_hash_is_the_hash_of_the_canonical_lines() -> None:
