@@ -71,7 +71,7 @@ def test_fewer_actions_than_declared_is_truncation_at_the_first_missing_one() ->
     ("action_count", "2", "field 'action_count'"),
     ("end", [1], "field 'end'"),
     ("end", {"phase": "mission_end"}, "field 'end' is corrupt"),
-    ("version", 3, "newer than this game understands"),
+    ("version", 4, "newer than this game understands"),
     ("version", 0, "record version 0 is not valid"),
     ("format", "zona-alfa-save", "not a Zona Alfa record"),
 ])
