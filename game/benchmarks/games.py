@@ -6,8 +6,10 @@ for both crews), each to its TURN-9 / TURN-10 end, the games `simulate --seed 1`
 from 1 and k). One process: a warm-up game first (the table loaded, its nav graphs built, the kernels compiled:
 reported as start-up), then the timed games one after another. Parallel: the same games on one warm worker
 process and on two (each worker warmed by its own warm-up game; the warm-up is reported apart), same run; the
-speed-up is the one-worker time over the two-worker time. A missed goal prints the top entries of a profile of
-one game."""
+speed-up is the one-worker wall time over the two-worker wall time (the load average is printed beside it: other
+processes on the machine take cores from the workers). The per-core rate divides by the process's CPU time, not
+the wall time, so that other processes do not count against it. A missed goal prints the top entries of a
+profile of one game."""
 from __future__ import annotations
 
 import cProfile
@@ -96,15 +98,15 @@ def run(quick: bool, say: Callable[[str], None], *, games: int | None = None, pa
     t0 = time.perf_counter()
     _warm()
     startup = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     results = [play_one(j) for j in work]
-    played = time.perf_counter() - t0
-    rate = n / played
+    played, cpu = time.perf_counter() - t0, time.process_time() - c0
+    rate = n / cpu  # per core: games per second of this process's CPU time (other processes share the cores)
     decisions = sum(r.get("decisions") or 0 for r in results)
     crashed = sum(1 for r in results if r["crashed"])
     say(f"one process: start-up (table, nav graphs, kernels, warm-up game) {startup:.2f} s; {n} games in "
-        f"{played:.2f} s = {played / n * 1000:.0f} ms/game, {decisions / n:.0f} decisions/game, "
-        f"{played / max(decisions, 1) * 1e3:.2f} ms/decision, {crashed} crashed; "
+        f"{cpu:.2f} s of CPU ({played:.2f} s wall) = {cpu / n * 1000:.0f} ms/game, {decisions / n:.0f} "
+        f"decisions/game, {cpu / max(decisions, 1) * 1e3:.2f} ms/decision, {crashed} crashed; "
         f"games_per_s_per_core_random {rate:.3g} {goal_note(GOALS, 'games_per_s_per_core_random', rate)}")
     out: dict[str, float] = {"games_per_s_per_core_random": round(rate, 4), "games_startup_s": round(startup, 3)}
     if rate < GOALS[0].target and profile_n:
