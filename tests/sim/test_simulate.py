@@ -188,3 +188,15 @@ def test_an_edited_map_or_scenario_file_is_refused(records: tuple[Path, list[dic
     tmx.write_text(tmx.read_text() + "<!-- edited -->\n")
     with pytest.raises(RecordError, match=r"map .* has SHA-256"):
         replay_record(rec)
+
+
+def test_a_scenario_named_or_given_as_a_file_is_one_source() -> None:
+    from game.sim.sources import SourceError, known_scenarios, scenario_source
+
+    assert known_scenarios()[:3] == ["crossroads-blyatsk", "chernya-woods", "ishikhov"]
+    assert scenario_source("ishikhov") == scenario_source("maps/ishikhov.tmx") == scenario_source(
+        str(MAPS / "ishikhov.tmx"))
+    assert (scenario_source("ishikhov").tl, scenario_source(SCEN).tl) == (2, 1)  # Game Three TL2; Game One TL0 -> 1
+    assert scenario_source(SCEN).path is None and scenario_source(SCEN).sha256 is None  # a built-in map demo
+    with pytest.raises(SourceError, match="known: crossroads-blyatsk, chernya-woods, ishikhov"):
+        scenario_source("blyatsk")
