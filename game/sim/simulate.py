@@ -40,10 +40,6 @@ def game_seed(master: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-class GameCrashed(RuntimeError):
-    """Raised inside a worker by a failing agent or engine; carries the record of the decisions before it."""
-
-
 # -- the agents ---------------------------------------------------------------------------------------------------
 def _random_agent(seed: int) -> Any:
     from game.ai.random_agent import RandomAgent
