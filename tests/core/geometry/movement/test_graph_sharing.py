@@ -96,3 +96,35 @@ def test_the_straight_answer_is_the_searched_one(monkeypatch: pytest.MonkeyPatch
     assert straight >= 5, "the sample should hold straight answers"
     for q, s in zip(quick, slow, strict=True):
         assert (q.found, q.cost, q.points, q.fact, q.reason) == (s.found, s.cost, s.points, s.fact, s.reason)
+
+
+def test_arcs_written_together_are_the_arcs_written_one_by_one() -> None:
+    """`PathQuery.polyline` writes a path's arcs by one `arc_vertices` call (`arcs_points`): the points are those
+    of `arc_points` arc by arc, on paths that wind round many corners."""
+    from itertools import pairwise
+
+    from game.core.geometry.movement.query import PathQuery
+    from game.core.geometry.movement.search import search
+    from game.core.geometry.movement.tangents import ARC
+
+    bf = _map("crossroads-blyatsk")
+    g = navgraph.graph(bf, 0.5, 1.25)
+    rng = random.Random(7)
+    arcs_seen = 0
+    for _ in range(12):
+        a, b = _legal_spot(bf, rng, 0.0, []), _legal_spot(bf, rng, 0.0, [])
+        q = PathQuery(g, bf, a, b, 200.0, [], True)
+        _, parent, _ = search(q)
+        if q.G not in parent:
+            continue
+        chain, kinds = [q.G], []
+        while chain[-1] in parent:
+            u, k = parent[chain[-1]]
+            kinds.append(k)
+            chain.append(u)
+        chain.reverse()
+        kinds.reverse()
+        arcs = [uv for uv, k in zip(pairwise(chain), kinds, strict=True) if k == ARC]
+        arcs_seen += len(arcs)
+        assert q.arcs_points(arcs) == [q.arc_points(u, v) for u, v in arcs]
+    assert arcs_seen >= 10
