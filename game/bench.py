@@ -24,6 +24,7 @@ BENCHMARKS: list[str] = [
     "game.benchmarks.movement",
     "game.benchmarks.odds",
     "game.benchmarks.hostiles",
+    "game.benchmarks.games",
 ]
 QUICK_BUDGET_S = 300.0  # --quick stays under 5 minutes in total as benchmarks are added
 

@@ -17,7 +17,8 @@ from game.core.state import SAVE_VERSION, GameState
 from game.core.version import ENGINE_VERSION
 
 RECORD_FORMAT = "zona-alfa-record"
-RECORD_VERSION = 2  # 2: action_count and the end (phase, turn, events, log SHA-256) detect truncation and edits
+RECORD_VERSION = 3  # 2: action_count and the end (phase, turn, events, log SHA-256) detect truncation and edits;
+# 3: the scenario file and its SHA-256, the crews' roster documents embedded with theirs (self-contained records)
 SAVE_FORMAT = "zona-alfa-save"
 SEED_LIMIT = 2**64  # a record's seed is an int with |seed| < 2^64 (the PRNG uses its low 64 bits, GEO-28)
 
@@ -35,8 +36,18 @@ class RecordEndJSON(TypedDict):
     log_sha256: str
 
 
-class RecordJSON(TypedDict):
-    """A record as JSON (docs/formats.md)."""
+class RecordCrewJSON(TypedDict):
+    """One crew as a version-3 record embeds it (docs/formats.md)."""
+
+    side: str
+    name: str
+    source: str | None
+    sha256: str
+    doc: dict[str, JSONValue]
+
+
+class RecordJSON(TypedDict, total=False):
+    """A record as JSON (docs/formats.md); `scenario_file`, `scenario_sha256` and `crews` from version 3."""
 
     format: str
     version: int
@@ -49,6 +60,9 @@ class RecordJSON(TypedDict):
     actions: list[JSONObject]
     action_count: int
     end: RecordEndJSON | None
+    scenario_file: str | None
+    scenario_sha256: str | None
+    crews: list[RecordCrewJSON] | None
 
 
 class SaveJSON(TypedDict):
@@ -79,6 +93,27 @@ class RecordEnd:
         return {"phase": self.phase, "turn": self.turn, "events": self.events, "log_sha256": self.log_sha256}
 
 
+@dataclass(frozen=True, slots=True)
+class RecordCrew:
+    """A crew as the record embeds it: its side, name, the roster file it was read from (None: built in), and its
+    plain-dict roster document with the SHA-256 of that document's canonical JSON (`doc_sha256`). Replay builds
+    the crew from `doc`, so a game replays after its roster file is edited."""
+
+    side: str
+    name: str
+    doc: dict[str, JSONValue]
+    sha256: str
+    source: str | None = None
+
+    def to_json(self) -> RecordCrewJSON:
+        return {"side": self.side, "name": self.name, "source": self.source, "sha256": self.sha256, "doc": self.doc}
+
+
+def doc_sha256(doc: object) -> str:
+    """The SHA-256 of a document's canonical JSON (sorted keys, no spaces): how records name embedded rosters."""
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
 @dataclass(slots=True)
 class Record:
     """Everything needed to replay a game exactly: engine, scenario, map + hash, seed, settings, decisions, and
@@ -93,6 +128,9 @@ class Record:
     engine: str = ENGINE_VERSION
     end: RecordEnd | None = None  # set when the recording finished (game.sim.play seals it)
     version: int = RECORD_VERSION  # the format version it was read from (1: no count, no end: unchecked)
+    scenario_file: str | None = None  # the scenario file played (None: a built-in scenario or map demo)
+    scenario_sha256: str | None = None  # of that file's bytes; replay refuses the file if it changed
+    crews: list[RecordCrew] | None = None  # the crews' roster documents (None: the scenario's built-in crews)
 
     def to_json(self) -> RecordJSON:
         return {
@@ -107,17 +145,20 @@ class Record:
             "actions": [a.to_json() for a in self.actions],
             "action_count": len(self.actions),
             "end": self.end.to_json() if self.end is not None else None,
+            "scenario_file": self.scenario_file,
+            "scenario_sha256": self.scenario_sha256,
+            "crews": [c.to_json() for c in self.crews] if self.crews is not None else None,
         }
 
     @staticmethod
     def from_json(data: object, *, where: str = "record") -> Record:
-        """Validate a record's JSON (version 1 or 2); a RecordError names the field or the action (#1 first)."""
+        """Validate a record's JSON (version 1 to 3); a RecordError names the field or the action (#1 first)."""
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f"{where}: not a Zona Alfa record (expected \"format\": \"{RECORD_FORMAT}\")")
         raw_version = data.get("version", 1)
         version = _whole(raw_version)
         if version is None or version < 1:
-            raise RecordError(f"{where}: record version {raw_version!r} is not valid (1 or {RECORD_VERSION})")
+            raise RecordError(f"{where}: record version {raw_version!r} is not valid (1 to {RECORD_VERSION})")
         if version > RECORD_VERSION:
             raise RecordError(f"{where}: record version {version} is newer than this game understands "
                               f"({RECORD_VERSION}); update the game to replay it")
@@ -151,9 +192,55 @@ class Record:
                 actions.append(action_from_json(a))
             except (ValueError, TypeError) as exc:
                 raise RecordError(f"{where}: action #{i + 1}: {exc}") from None
+        scen_file, scen_hash = data.get("scenario_file"), data.get("scenario_sha256")
+        if scen_file is not None and not isinstance(scen_file, str):
+            raise RecordError(f"{where}: field 'scenario_file' must be a scenario file path or null, not {scen_file!r}")
+        if scen_hash is not None and not (isinstance(scen_hash, str) and _is_sha256(scen_hash)):
+            raise RecordError(f"{where}: field 'scenario_sha256' must be 64 hex digits or null, not {scen_hash!r}")
         return Record(scenario=data["scenario"], seed=seed, settings=dict(settings), map_path=map_path,
                       map_sha256=map_hash, actions=actions, engine=str(data.get("engine", "")),
-                      end=_end(data, version, where), version=version)
+                      end=_end(data, version, where), version=version, scenario_file=scen_file,
+                      scenario_sha256=scen_hash, crews=_crews(data.get("crews"), where))
+
+
+def _crews(raw: object, where: str) -> list[RecordCrew] | None:
+    """The embedded crews (version 3), each document checked against its SHA-256 (an edited roster is refused)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        raise RecordError(f"{where}: field 'crews' must be a list of crews or null, not {type(raw).__name__}")
+    out = []
+    for k, c in enumerate(raw):
+        field_name = f"crews[{k}]"
+        if not isinstance(c, dict):
+            raise RecordError(f"{where}: field '{field_name}' must be an object (side, name, source, sha256, doc)")
+        side, name, source, digest, doc = c.get("side"), c.get("name"), c.get("source"), c.get("sha256"), c.get("doc")
+        if not isinstance(side, str) or not isinstance(name, str) or not isinstance(doc, dict):
+            raise RecordError(f"{where}: field '{field_name}' needs side and name (text) and doc (an object)")
+        if source is not None and not isinstance(source, str):
+            raise RecordError(f"{where}: field '{field_name}.source' must be a roster file path or null")
+        if not isinstance(digest, str) or not _is_sha256(digest):
+            raise RecordError(f"{where}: field '{field_name}.sha256' must be 64 hex digits, not {digest!r}")
+        actual = doc_sha256(doc)
+        if actual != digest:
+            raise RecordError(f"{where}: field '{field_name}.doc': crew {name!r}'s embedded roster has SHA-256 "
+                              f"{actual[:12]}, but the record names {digest[:12]}: the embedded roster was edited")
+        out.append(RecordCrew(side, name, doc, digest, source))
+    return out
+
+
+def check_scenario_hash(record: Record, *, where: str = "record") -> None:
+    """Loading a record whose scenario file changed fails and names both hashes (issue 15, item 6), as for maps."""
+    if record.scenario_file is None:
+        return
+    path = Path(record.scenario_file)
+    if not path.is_file():
+        raise RecordError(f"{where}: field 'scenario_file': scenario file {record.scenario_file} not found")
+    actual = file_sha256(path)
+    if record.scenario_sha256 and actual != record.scenario_sha256:
+        raise RecordError(
+            f"{where}: field 'scenario_file': scenario {record.scenario_file} has SHA-256 {actual}, but the record "
+            f"was made on {record.scenario_sha256}; replay it with the original scenario file")
 
 
 def _is_sha256(v: str) -> bool:

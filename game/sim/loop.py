@@ -2,14 +2,14 @@
 to the same events byte for byte, refusing a record that is cut short, edited or illegal (GEO-28)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from game.core.actions import Action, IllegalAction
 from game.core.battlefield import Battlefield
 from game.core.events import Event
-from game.core.record import Record, RecordEnd, RecordError, check_map_hash, log_sha256
+from game.core.record import Record, RecordCrew, RecordEnd, RecordError, check_map_hash, check_scenario_hash, log_sha256
 from game.core.rules import Scenario, apply, new_game, scenario
 from game.core.rules.demos import demo_of
 from game.core.rules.setup import MAP_DEMO
@@ -57,38 +57,61 @@ def play(
     battlefield: Battlefield | None = None,
     zone: Agent | None = None,
     observer: Observer | None = None,
+    scenario_file: str | None = None,
+    scenario_sha256: str | None = None,
+    crews: list[RecordCrew] | None = None,
+    on_crash: Callable[[Record, Exception, Action | None], None] | None = None,
 ) -> tuple[GameState, Record, list[Event]]:
     """Drive a whole game: ask the deciding side's agent, apply, repeat until the mission ends. The record is
     sealed with the phase, turn, event count and log hash it ended on (docs/formats.md).
 
     `agents` maps the crews' side ids to their agents; hostile forces (which appear during play) are decided by
-    `zone` (the Zone's agent, game.ai.zone, by default). `observer` sees every decision (e.g. `demo --check`)."""
+    `zone` (the Zone's agent, game.ai.zone, by default). `observer` sees every decision (e.g. `demo --check`).
+    `scenario_file` / `scenario_sha256` and `crews` (the roster documents, in the scenario's crew order) make the
+    record self-contained (version 3, docs/formats.md): replay checks the file and builds the crews from them.
+    `on_crash` is called with the record of the decisions made so far, the exception and the action being applied
+    (None when an agent raised) before an exception from an agent or the engine propagates (`simulate` writes
+    that record, so a crash is reported with it)."""
     state, events = new_game(scen, seed, settings=settings, battlefield=battlefield)
     record = Record(scenario=scen.id, seed=seed, settings=dict(state.settings),
-                    map_path=state.map_path, map_sha256=state.map_sha256)
-    for _ in range(max_decisions):
-        if state.phase is Phase.MISSION_END:
-            break
-        agent = agents.get(state.deciding)
-        if agent is None:
-            if state.deciding not in state.forces:
-                raise KeyError(f"no agent plays side {state.deciding!r}; agents: {sorted(agents)}")
-            if zone is None:
-                from game.ai.zone.agent import ZoneAgent
-
-                zone = ZoneAgent()
-            agent = zone
-        action = agent.choose(state)
-        before = state.clone() if observer is not None and observer.needs_before(state) else None
-        new = apply(state, action)
-        if observer is not None:
-            observer.observe(before, action, new, state)
-        events += new
-        record.actions.append(action)
-    else:
-        raise RuntimeError(f"the game did not end within {max_decisions} decisions")
+                    map_path=state.map_path, map_sha256=state.map_sha256, scenario_file=scenario_file,
+                    scenario_sha256=scenario_sha256, crews=list(crews) if crews is not None else None)
+    action: Action | None = None
+    try:
+        for _ in range(max_decisions):
+            if state.phase is Phase.MISSION_END:
+                break
+            action = None
+            agent, zone = _agent(state, agents, zone)
+            action = agent.choose(state)
+            before = state.clone() if observer is not None and observer.needs_before(state) else None
+            new = apply(state, action)
+            if observer is not None:
+                observer.observe(before, action, new, state)
+            events += new
+            record.actions.append(action)
+        else:
+            raise RuntimeError(f"the game did not end within {max_decisions} decisions")
+    except Exception as exc:
+        if on_crash is not None:
+            on_crash(record, exc, action)
+        raise
     record.end = RecordEnd.of(state.phase.value, state.turn, events)
     return state, record, events
+
+
+def _agent(state: GameState, agents: Mapping[str, Agent], zone: Agent | None) -> tuple[Agent, Agent | None]:
+    """Who decides now: the deciding crew's agent, or for a hostile force the Zone's agent (made on first use)."""
+    agent = agents.get(state.deciding)
+    if agent is not None:
+        return agent, zone
+    if state.deciding not in state.forces:
+        raise KeyError(f"no agent plays side {state.deciding!r}; agents: {sorted(agents)}")
+    if zone is None:
+        from game.ai.zone.agent import ZoneAgent
+
+        zone = ZoneAgent()
+    return zone, zone
 
 
 def replay(record: Record, scen: Scenario | None = None) -> tuple[GameState, list[Event]]:
@@ -104,10 +127,15 @@ def replay_record(record: Record, scen: Scenario | None = None, *, where: str = 
     is refused with its number, an end other than the recorded one (phase, turn, events, log SHA-256) as a cut
     or edited record. A version-1 record carries no seal: it replays unchecked and `note` says so.
 
-    A record made on a map reloads that map and refuses it if its SHA-256 changed."""
+    A record made on a map reloads that map and refuses it if its SHA-256 changed; one that names its scenario
+    file refuses that file likewise (version 3); one that embeds its crews plays them, built from their documents
+    (`game.sim.sources.crew_from_doc`), not from whatever roster files say now."""
+    check_scenario_hash(record, where=where)
     bf = battlefield_of(record, where=where)
     if scen is None:
         scen = map_demo_of(bf, where, record.scenario) if bf is not None else _scenario(record.scenario, where)
+    if record.crews is not None:
+        scen = _with_crews(scen, record.crews, where)
     try:
         state, events = new_game(scen, record.seed, settings=dict(record.settings), battlefield=bf)
     except (ValueError, KeyError) as exc:  # a bad setting (SettingsError), catalog value or crew
@@ -150,6 +178,23 @@ def map_demo_of(bf: Battlefield, where: str, scenario_id: str = MAP_DEMO) -> Sce
         return demo_of(bf, scenario_id)
     except ValueError as exc:
         raise RecordError(f"{where}: field 'map': {_first_line(exc)}") from None
+
+
+def _with_crews(scen: Scenario, crews: list[RecordCrew], where: str) -> Scenario:
+    """The scenario played by the record's embedded crews (crew k in the zone of the scenario's crew k)."""
+    from dataclasses import replace
+
+    from game.sim.sources import SourceError, crew_from_doc
+
+    if len(crews) != len(scen.crews):
+        raise RecordError(f"{where}: field 'crews': {len(crews)} crew(s) embedded, but scenario {scen.id} is played "
+                          f"by {len(scen.crews)}")
+    try:
+        specs = tuple(crew_from_doc(c.doc, side=c.side, zone=s.zone, where=f"{where}: field 'crews[{k}]'")
+                      for k, (c, s) in enumerate(zip(crews, scen.crews, strict=True)))
+    except SourceError as exc:
+        raise RecordError(str(exc)) from None
+    return replace(scen, crews=specs)
 
 
 def _scenario(scenario_id: str, where: str) -> Scenario:

@@ -32,10 +32,10 @@ def sealed() -> Record:
 
 def test_version_2_carries_the_action_count_and_the_end_seal() -> None:
     data = sealed().to_json()
-    assert data["version"] == RECORD_VERSION == 2 and data["action_count"] == 2
+    assert data["version"] == RECORD_VERSION == 3 and data["action_count"] == 2
     assert data["end"] is not None and data["end"]["events"] == 1 and len(data["end"]["log_sha256"]) == 64
     back = Record.from_json(json.loads(json.dumps(data)))
-    assert back.actions == sealed().actions and back.end == sealed().end and back.version == 2
+    assert back.actions == sealed().actions and back.end == sealed().end and back.version == 3
 
 
 def test_log_hash_is_the_hash_of_the_canonical_lines() -> None:
@@ -71,7 +71,7 @@ def test_fewer_actions_than_declared_is_truncation_at_the_first_missing_one() ->
     ("action_count", "2", "field 'action_count'"),
     ("end", [1], "field 'end'"),
     ("end", {"phase": "mission_end"}, "field 'end' is corrupt"),
-    ("version", 3, "newer than this game understands"),
+    ("version", 4, "newer than this game understands"),
     ("version", 0, "record version 0 is not valid"),
     ("format", "zona-alfa-save", "not a Zona Alfa record"),
 ])

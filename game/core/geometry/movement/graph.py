@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -109,13 +109,33 @@ def _pairs(n: int) -> tuple[Ints, Ints]:
 def graph(bf: Battlefield, radius: float, height: float, *, settings: Settings | None = None) -> NavGraph:
     """The NavGraph for this battlefield, base radius and model height, built once and kept in `Battlefield.cache`."""
     s = settings or Settings.defaults()
-    key = (CACHE, round(radius, 6), round(height, 6), float(s["move.difficult_mult"]),
-           float(s["move.low_obstacle_extra"]))
+    costs = (float(s["move.difficult_mult"]), float(s["move.low_obstacle_extra"]))
+    key = (CACHE, round(radius, 6), round(height, 6), *costs)
     hit: NavGraph | None = bf.cache.get(key)
     if hit is None:
-        hit = build(bf, radius, height, settings=s)
+        shared_key = (CACHE, "blocking", round(radius, 6), height_class(bf, height), *costs)
+        base: NavGraph | None = bf.cache.get(shared_key)
+        if base is None:
+            hit = build(bf, radius, height, settings=s)
+            bf.cache[shared_key] = hit
+        else:
+            hit = replace(base, height=height, build_ms=0.0, stats=base.stats | {"shared": 1})
         bf.cache[key] = hit
     return hit
+
+
+def height_class(bf: Battlefield, height: float) -> tuple[tuple[int, ...], ...]:
+    """What a model's height changes in its NavGraph: the pieces impassable to it (GEO-7) at every floor height
+    and every stair or ladder end. Building the graph reads the height only through `terrain.pieces_at` (free
+    space, links and their `path_cost` / `position_fact` checks), `pieces_at` reads it only through
+    `TerrainPiece.impassable_at`, and the build asks `pieces_at` only at those heights (links start and end on
+    floors and at stair or ladder ends). So two heights of one class have the same graph: it is built once and
+    shared, only `NavGraph.height` differs (queries read it against other bases' heights).
+    tests/core/test_navgraph_sharing.py compares every shared graph with its separate build."""
+    zs = {round(lv.z, 6) for lv in levels(bf)}
+    for c in bf.connectors:
+        zs |= {round(c.start[2], 6), round(c.end[2], 6)}
+    return tuple(tuple(i for i, p in enumerate(bf.pieces) if p.impassable_at(z, height)) for z in sorted(zs))
 
 
 def clear_cache(bf: Battlefield) -> None:

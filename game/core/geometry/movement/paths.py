@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from game.core.battlefield import Base, Battlefield, Point3
-from game.core.geometry.movement.cost import PathFact, path_cost
+from game.core.geometry.movement.cost import PathFact, SegmentKind, path_cost
 from game.core.geometry.movement.graph import NavGraph, connected_levels, graph
 from game.core.geometry.movement.positions import position_fact, vertically_overlap
 from game.core.geometry.movement.query import PathQuery, enemy_bases
@@ -58,9 +58,14 @@ def shortest_path(bf: Battlefield, start: Point3, goal: Point3, *, radius: float
     if not bf.pieces:
         return _open_table(bf, start, goal, radius=radius, height=height, others=others, side=side, budget=budget,
                            can_climb=can_climb, settings=s, verify=verify)
-    g = graph(bf, radius, height, settings=s)
     ls = walking_level(bf, start[0], start[1], start[2])
     lg = level_at(bf, goal[0], goal[1], goal[2])
+    if ls is not None and lg is not None and ls.id == lg.id and (budget is None or _direct(start, goal) <= budget):
+        straight = _straight(bf, start, goal, ls.z, radius=radius, height=height, others=others, side=side,
+                             can_climb=can_climb, settings=s, verify=verify)
+        if straight is not None:
+            return straight
+    g = graph(bf, radius, height, settings=s)
     if ls is None or lg is None or not connected_levels(g, ls.id, lg.id, can_climb=can_climb):
         return PathResult(False, math.inf, (start,), reason="no stairs, ladder or climb joins the two floors")
     enemies = enemy_bases(others, side)
@@ -81,6 +86,30 @@ def shortest_path(bf: Battlefield, start: Point3, goal: Point3, *, radius: float
     checked = path_cost(bf, start, pts[1:], radius=radius, height=height, others=others, side=side,
                         can_climb=can_climb, settings=s) if verify else None
     return _verified(cost, pts, checked, expanded)
+
+
+def _direct(start: Point3, goal: Point3) -> float:
+    """The straight S -> G length as the graph costs it (`LevelNav.costs`: numpy's hypot, not math's)."""
+    return float(np.hypot(goal[0] - start[0], goal[1] - start[1]))
+
+
+def _straight(bf: Battlefield, start: Point3, goal: Point3, z: float, *, radius: float, height: float,
+              others: Sequence[Base], side: str, can_climb: bool, settings: Settings,
+              verify: bool) -> PathResult | None:
+    """The answer without the graph when the straight segment on one floor is legal at its plain length (no
+    difficult ground, no climb, no low-obstacle extra): no path is shorter than the straight line, so the search
+    would end on its direct start -> goal edge (the query always offers it on one level) with this cost, these
+    points and this `path_cost` verdict (the same call the search's result is verified with). None otherwise: the
+    search decides. Results are the search's (tests/core/test_straight_path.py); only `expanded` is 0."""
+    fact = path_cost(bf, start, [goal], radius=radius, height=height, others=others, side=side,
+                     can_climb=can_climb, settings=settings)
+    if not fact.legal or len(fact.segments) != 1:
+        return None
+    seg = fact.segments[0]
+    if seg.kind is not SegmentKind.WALK or seg.cost != seg.length or seg.difficult != 0.0 or seg.climbed != 0.0:
+        return None
+    pts = [(start[0], start[1], z), goal]
+    return _verified(_direct(start, goal), pts, fact if verify else None, 0)
 
 
 def _verified(cost: float, pts: list[Point3], fact: PathFact | None, expanded: int) -> PathResult:

@@ -338,9 +338,11 @@ class PathQuery:
         chain.reverse()
         kinds.reverse()
         out: list[Point3] = [self.point3(chain[0])]
-        for (u, v), k in zip(pairwise(chain), kinds, strict=True):
+        steps = list(zip(pairwise(chain), kinds, strict=True))
+        arcs = iter(self.arcs_points([uv for uv, k in steps if k == ARC]))
+        for (_, v), k in steps:
             if k == ARC:
-                out.extend(self.arc_points(u, v))
+                out.extend(next(arcs))
             out.append(self.point3(v))
         dedup = [out[0]]
         for p in out[1:]:
@@ -357,6 +359,25 @@ class PathQuery:
         x, y = self.node_xy(u)
         lv = self.g.nlevel[u] if u < self.N else self.ql[u - self.N]
         return (float(x), float(y), self.g.navs[int(lv)].z)
+
+    def arcs_points(self, arcs: list[tuple[int, int]]) -> list[list[Point3]]:
+        """`arc_points` of many arcs (u, v) by one `arc_vertices` call: the same formula element by element, so the
+        same points (a path round many corners no longer pays numpy's per-call cost per arc)."""
+        if not arcs:
+            return []
+        ua = [self.node_arc(u) for u, _ in arcs]
+        ci = np.asarray([a[0] for a in ua], np.int64)
+        side = np.asarray([a[1] for a in ua], np.int64)
+        o1 = np.asarray([a[2] for a in ua], float)
+        delta = np.asarray([self.node_arc(v)[2] for _, v in arcs], float) - o1
+        delta = np.where((side > 0) & (delta < 0), delta + TAU, delta)
+        delta = np.where((side < 0) & (delta > 0), delta - TAU, delta)
+        which, xs, ys = arc_vertices(self.circles[0][ci], self.circles[1][ci], self.cr[ci], self.circles[2][ci] + o1,
+                                     delta)
+        cuts = np.searchsorted(which, np.arange(len(arcs) + 1)).tolist()
+        xl, yl = xs.tolist(), ys.tolist()
+        zs = [self.point3(u)[2] for u, _ in arcs]
+        return [[(xl[j], yl[j], zs[k]) for j in range(cuts[k], cuts[k + 1])] for k in range(len(arcs))]
 
     def arc_points(self, u: int, v: int) -> list[Point3]:
         """The arc from u to v as a polyline circumscribing the circle, so the base never cuts the corner."""

@@ -1,0 +1,128 @@
+"""Whole games (issue 15, Speed): `games_per_s_per_core_random` and `parallel_speedup_2_workers`.
+
+Workload: whole Game One games on its table (`crossroads-blyatsk` as `zona-alfa simulate` plays it: the Zone map
+demo at TL1 with its Hot Spots and Mission Objective, the Zone's agent for every hostile, the random-legal agent
+for both crews), each to its TURN-9 / TURN-10 end, the games `simulate --seed 1` plays (seed of game k derived
+from 1 and k). One process: a warm-up game first (the table loaded, its nav graphs built, the kernels compiled:
+reported as start-up), then the timed games one after another. Parallel: the same games on one warm worker
+process and on two (each worker warmed by its own warm-up game; the warm-up is reported apart), same run; the
+speed-up is the one-worker wall time over the two-worker wall time (the load average is printed beside it: other
+processes on the machine take cores from the workers). The per-core rate divides by the process's CPU time, not
+the wall time, so that other processes do not count against it. A missed goal prints the top entries of a
+profile of one game."""
+from __future__ import annotations
+
+import cProfile
+import io
+import os
+import pstats
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from game.benchmarks.goals import Better, Goal, goal_note
+
+SCENARIO = "crossroads-blyatsk"
+GOALS = (Goal("games_per_s_per_core_random", Better.HIGHER, 2.0),
+         Goal("parallel_speedup_2_workers", Better.HIGHER, 1.8))
+
+
+def jobs(n: int, *, first: int = 1) -> list[Any]:
+    """Games `first` .. `first + n - 1` of `simulate crossroads-blyatsk --seed 1` (game 0 is the warm-up)."""
+    from game.sim.simulate import Job, default_crash_dir, game_seed
+    from game.sim.sources import crews_source, scenario_source
+
+    source = scenario_source(SCENARIO)
+    crews = tuple(crews_source(source.crew_names))
+    return [Job(k, game_seed(1, k), source, crews, ("random",) * len(crews), False, None, default_crash_dir())
+            for k in range(first, first + n)]
+
+
+def _warm() -> None:
+    """A worker's start-up: the table, its graphs and the kernels, by playing the warm-up game."""
+    from game.sim.simulate import play_one
+
+    play_one(jobs(1, first=0)[0])
+
+
+def _pid(pause: float) -> int:
+    time.sleep(pause)
+    return os.getpid()
+
+
+def _play(job: Any) -> dict[str, Any]:
+    from game.sim.simulate import play_one
+
+    return play_one(job)
+
+
+def _on_workers(workers: int, work: Sequence[Any]) -> tuple[float, float, list[dict[str, Any]]]:
+    """(start-up s, play s, results) of `work` on `workers` warm worker processes."""
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers, initializer=_warm) as pool:
+        pids = set(pool.map(_pid, [0.05] * (4 * workers)))
+        startup = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        out = list(pool.map(_play, work, chunksize=1))
+        played = time.perf_counter() - t1
+    if len(pids) != workers:
+        raise RuntimeError(f"expected {workers} warm worker processes, saw {len(pids)}")
+    return startup, played, out
+
+
+def profile_top(job: Any, n: int = 12) -> list[str]:
+    """The top `n` entries (cumulative time, game code only) of a profile of one warm game."""
+    from game.sim.simulate import play_one
+
+    pr = cProfile.Profile()
+    pr.enable()
+    play_one(job)
+    pr.disable()
+    buf = io.StringIO()
+    pstats.Stats(pr, stream=buf).sort_stats("cumulative").print_stats(r"game[/\\]", n)
+    lines = [ln for ln in buf.getvalue().splitlines() if ln.strip()]
+    start = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls")), 0)
+    return lines[start:]
+
+
+def run(quick: bool, say: Callable[[str], None], *, games: int | None = None, parallel: bool = True,
+        profile_n: int = 12) -> dict[str, float]:
+    from game.sim.simulate import play_one
+
+    n = games if games is not None else (4 if quick else 16)
+    work = jobs(n)
+    say(f"workload: {n} whole games of `zona-alfa simulate {SCENARIO} --seed 1` (games 1..{n}; the Zone map demo "
+        "at TL1: Hot Spots, Mission Objective, the Zone's agent; random-legal crews), each to its end; one process, "
+        "then one vs two warm worker processes")
+    t0 = time.perf_counter()
+    _warm()
+    startup = time.perf_counter() - t0
+    t0, c0 = time.perf_counter(), time.process_time()
+    results = [play_one(j) for j in work]
+    played, cpu = time.perf_counter() - t0, time.process_time() - c0
+    rate = n / cpu  # per core: games per second of this process's CPU time (other processes share the cores)
+    decisions = sum(r.get("decisions") or 0 for r in results)
+    crashed = sum(1 for r in results if r["crashed"])
+    say(f"one process: start-up (table, nav graphs, kernels, warm-up game) {startup:.2f} s; {n} games in "
+        f"{cpu:.2f} s of CPU ({played:.2f} s wall) = {cpu / n * 1000:.0f} ms/game, {decisions / n:.0f} "
+        f"decisions/game, {cpu / max(decisions, 1) * 1e3:.2f} ms/decision, {crashed} crashed; "
+        f"games_per_s_per_core_random {rate:.3g} {goal_note(GOALS, 'games_per_s_per_core_random', rate)}")
+    out: dict[str, float] = {"games_per_s_per_core_random": round(rate, 4), "games_startup_s": round(startup, 3)}
+    if rate < GOALS[0].target and profile_n:
+        say("profile of one game (the goal is missed), top entries by cumulative time:")
+        for line in profile_top(work[0], profile_n):
+            say("  " + line)
+    if parallel:
+        s1, p1, r1 = _on_workers(1, work)
+        s2, p2, r2 = _on_workers(2, work)
+        same = [r["events"] if not r["crashed"] else None for r in r1] == \
+            [r["events"] if not r["crashed"] else None for r in r2]
+        speedup = p1 / p2
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        say(f"workers: one warm worker {p1:.2f} s (start-up {s1:.2f} s), two warm workers {p2:.2f} s (start-up "
+            f"{s2:.2f} s, apart); same games either way: {same}; cores seen: {os.cpu_count()}, load average "
+            f"{load:.2f} (other processes share the cores); "
+            f"parallel_speedup_2_workers {speedup:.3g} {goal_note(GOALS, 'parallel_speedup_2_workers', speedup)}")
+        out |= {"parallel_speedup_2_workers": round(speedup, 3), "games_workers_startup_s": round(s2, 3)}
+    return out

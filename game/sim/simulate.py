@@ -1,0 +1,204 @@
+"""Whole games headless (issue 15 part 5): play N seeded games of one scenario to their end, in one process or in
+worker processes, and sum up what happened. `zona-alfa simulate` (game/sim/simulate_cli.py) prints it; the games
+benchmark (game/benchmarks/games.py) times it.
+
+Game k plays seed `game_seed(S, k)`, a pure function of the master seed and the index, so results never depend on
+how many workers play them or in which order they finish; results are ordered by game index. A worker keeps each
+table it loaded (and the nav graphs, compiled sight world and kernels its games built) for its next games: these
+caches are pure functions of the table, so a warm worker plays a game exactly as a fresh process does (the test
+suite checks 1 against 2 workers).
+
+A game that raises is not hidden: its summary carries the error, the decision it died at and the record of every
+decision before it (written to the records folder), and the run counts it as crashed."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from game.core.actions import Action
+from game.core.battlefield import Battlefield
+from game.core.events import Event
+from game.core.record import Record, atomic_write_text
+from game.core.state import GameState, SideKind
+from game.sim.sources import CrewSource, ScenarioSource
+
+GAMES_MAX = 100_000
+WORKERS_MAX = 64
+MAX_DECISIONS = 20_000  # the play loop's cap for one game; a game that reaches it is reported, not ended
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game `index` (0-based) of a run with master seed `master`: 64 bits of SHA-256."""
+    digest = hashlib.sha256(f"zona-alfa simulate {master} {index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+# -- the agents ---------------------------------------------------------------------------------------------------
+def _random_agent(seed: int) -> Any:
+    from game.ai.random_agent import RandomAgent
+
+    return RandomAgent(seed)
+
+
+# agent id -> factory(agent seed); the test suite adds a failing agent here (a seam, not a plug-in system)
+AGENTS: dict[str, Callable[[int], Any]] = {"random": _random_agent}
+NOT_BUILT = {"easy", "normal", "hard"}  # the crew autopilot of issue 15 part 3
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One game to play: everything a worker needs, picklable."""
+
+    index: int
+    seed: int
+    scenario: ScenarioSource
+    crews: tuple[CrewSource, ...]
+    agents: tuple[str, ...]
+    check: bool
+    records: str | None  # folder to write every record to (None: only crashed games' records, to `crash_dir`)
+    crash_dir: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+_TABLES: dict[str, Battlefield] = {}  # per process: the tables its games were played on (warm caches)
+
+
+def table_of(source: ScenarioSource) -> Battlefield:
+    """The process's loaded copy of a scenario's table (loaded once per process)."""
+    bf = _TABLES.get(source.map_path)
+    if bf is None:
+        from game.sim.sources import load_table
+
+        bf = _TABLES[source.map_path] = load_table(source.map_path)
+    return bf
+
+
+def play_one(job: Job) -> dict[str, Any]:
+    """Play one game to its end and sum it up (a plain dict: it crosses process boundaries and goes into --json)."""
+    from game.core.geometry.sight.world import clear_query_caches
+    from game.sim.loop import play
+
+    bf = table_of(job.scenario)
+    clear_query_caches(bf)  # the per-query sight memo is pure, but need not grow across games
+    scen, bf = job.scenario.build(job.crews, battlefield=bf)
+    agents = {c.side: AGENTS[a](job.seed * 1000 + i) for i, (c, a) in enumerate(zip(scen.crews, job.agents,
+                                                                                       strict=True))}
+    checker = None
+    if job.check:
+        from game.referee.zone import ZoneChecker
+
+        checker = ZoneChecker(job.settings)
+    crashed: list[tuple[Record, BaseException, Action | None]] = []
+    record_crews = [c.record(spec.side) for c, spec in zip(job.crews, scen.crews, strict=True)]
+    try:
+        state, record, events = play(scen, agents, job.seed, settings=job.settings, battlefield=bf,
+                                     observer=checker, max_decisions=MAX_DECISIONS,
+                                     scenario_file=job.scenario.path, scenario_sha256=job.scenario.sha256,
+                                     crews=record_crews, on_crash=lambda r, e, a: crashed.append((r, e, a)))
+    except Exception as exc:  # noqa: BLE001 - a crashed game is a finding to report with its record, never hidden
+        rec = crashed[0][0] if crashed else None
+        action = crashed[0][2] if crashed else None
+        path = _write(rec, job, crash=True) if rec is not None else None
+        text = " ".join(str(exc).split())[:300]
+        return {"index": job.index, "seed": job.seed, "crashed": True,
+                "error": f"{type(exc).__name__}: {text}", "decisions": len(rec.actions) if rec else None,
+                "action": action.to_json() if action is not None else None, "record": path,
+                "checks": dict(checker.report.checks) if checker else {},
+                "violations": [v.text() for v in checker.report.violations] if checker else []}
+    summary = summarise(state, events)
+    summary.update(index=job.index, seed=job.seed, crashed=False, decisions=len(record.actions))
+    if checker is not None:
+        summary["checks"] = dict(checker.report.checks)
+        summary["violations"] = [v.text() for v in checker.report.violations]
+    if job.records is not None:
+        summary["record"] = _write(record, job, crash=False)
+    return summary
+
+
+def _write(record: Record, job: Job, *, crash: bool) -> str:
+    folder = Path(job.records if job.records is not None else job.crash_dir)
+    name = f"game-{job.index + 1:05d}{'-crashed' if crash else ''}.json"
+    path = folder / name
+    atomic_write_text(path, json.dumps(record.to_json(), indent=1, sort_keys=True))
+    return path.as_posix()
+
+
+def summarise(state: GameState, events: list[Event]) -> dict[str, Any]:
+    """What one finished game did, from its final state and its events (fields read by key: the mission_end event
+    grows fields as issue 15 lands, and what is missing is simply not counted)."""
+    crews = [s.id for s in state.sides if s.kind is SideKind.CREW]
+    hostile = set(state.forces)
+    end = next((e.data for e in reversed(events) if e.type == "mission_end"), {})
+    fates = end.get("fates") or {}
+    casualties = {side: dict(Counter(fates.get(side, {}).values())) for side in crews}
+    wiped = [side for side in crews if fates.get(side) and not any(f == "survived" for f in fates[side].values())]
+    count: Counter[str] = Counter()
+    side_of = {m.id: m.side for m in state.models.values()}
+    for e in events:
+        d = e.data
+        if e.type == "attack":
+            who = "hostile" if side_of.get(d.get("attacker", ""), "") in hostile else "crew"
+            count[f"{who}_{d.get('kind', '?')}"] += 1
+        elif e.type == "melee_round":
+            who = "hostile" if side_of.get(d.get("attacker", ""), "") in hostile else "crew"
+            count[f"{who}_melee"] += 1
+        elif e.type == "hostiles_spawned":
+            count["spawns"] += 1
+            count["spawned_models"] += int(d.get("figures", 0) or 0)
+        elif e.type == "hostiles_placed":
+            count["placed"] += 1
+        elif e.type == "location_triggered":
+            count["triggers"] += 1
+        elif e.type == "search":
+            count["search_actions"] += 1
+            count["searches"] += bool(d.get("searched"))
+        elif e.type == "salvage":
+            count["salvage_rolls"] += d.get("roll") is not None
+            count["salvage_value"] += int(d.get("value", 0) or 0)
+            count["equipment_rolls"] += int(d.get("equipment_rolls", 0) or 0)
+            count["anomalies"] += bool(d.get("anomaly"))
+        elif e.type == "medkit":
+            count["medkits"] += 1
+        elif e.type in ("electric_juice", "smoke", "bolt_toss", "inspect"):
+            count[e.type] += 1
+    locs = list(state.locations.values())
+    return {
+        "end_reason": str(end.get("reason", state.phase.value)),
+        "end_rules": [r for r in next((e.rules for e in reversed(events) if e.type == "mission_end"), ())
+                      if r in ("TURN-9", "TURN-10")],
+        "turn": state.turn,
+        "winner": end.get("winner"),
+        "draw": bool(end.get("draw", False)),
+        "decided_by": end.get("decided_by"),
+        "objective_done": any(bool(a.get("objective")) for a in (end.get("advances") or {}).values()),
+        "wiped_out": wiped,
+        "casualties": casualties,
+        "locations": {"hotspots": sum(1 for x in locs if x.kind == "hotspot"),
+                      "triggered": sum(1 for x in locs if x.triggered),
+                      "cleared": sum(1 for x in locs if x.cleared),
+                      "searched": sum(1 for x in locs if x.searched)},
+        "salvage_carried": {side: sum(int(i.get("value", 0)) for m in state.models.values() if m.side == side
+                                      for i in getattr(m, "salvage", ())) for side in crews},
+        "mission_end_salvage": end.get("salvage"),
+        "counts": dict(sorted(count.items())),
+        "events": len(events),
+    }
+
+
+def run_games(jobs: Sequence[Job], workers: int = 1) -> list[dict[str, Any]]:
+    """Play every job, in order; with workers > 1 in that many processes (results still in job order)."""
+    if workers <= 1 or len(jobs) <= 1:
+        return [play_one(j) for j in jobs]
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+        return list(pool.map(play_one, jobs, chunksize=1))
+
+
+def default_crash_dir() -> str:
+    return os.path.join(".", "simulate-crashes")

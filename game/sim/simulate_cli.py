@@ -1,0 +1,259 @@
+"""`zona-alfa simulate SCENARIO --games N --seed S`: play N seeded games of a scenario to their end with no one at
+the keyboard and print what happened (issue 15 part 5): outcome rates, end reasons (TURN-9 / TURN-10), turns,
+casualties per crew, Hot Spots, salvage, hostiles and attacks; `--check` judges every hostile decision.
+
+Standard output and standard error together depend only on the scenario, the crews, the agents, the seed, the
+number of games and --check: never on --workers, on the form that names the scenario, on timings or on the
+machine (no echoed command line, no times, no worker counts; progress only when stderr is a terminal).
+Exit status: 0 every game ended, 1 a game raised or a rule was broken (--check), 2 wrong input (one line)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from game.core.record import atomic_write_text
+from game.sim.options import SEED_MAX, fail, one_line, output_problem, seed_arg
+from game.sim.simulate import (
+    AGENTS,
+    GAMES_MAX,
+    NOT_BUILT,
+    WORKERS_MAX,
+    Job,
+    default_crash_dir,
+    game_seed,
+    play_one,
+    table_of,
+)
+from game.sim.sources import SourceError, crews_source, known_scenarios, scenario_source
+
+COMMAND = "simulate"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenario_arg", nargs="?", metavar="SCENARIO",
+                   help=f"a scenario name ({', '.join(known_scenarios()[:3])}, ...) or a scenario file")
+    p.add_argument("--scenario", dest="scenario_opt", metavar="NAME|FILE", help="the scenario, as an option")
+    p.add_argument("--games", type=_whole, default=None, metavar="N", help=f"how many games, 1 to {GAMES_MAX}")
+    p.add_argument("--seed", type=seed_arg, default=1,
+                   help=f"master seed, 0 to {SEED_MAX}; game k plays a seed derived from it and k (default 1)")
+    p.add_argument("--crews", metavar="A,B", help="the crews, one per deployment zone (default: the scenario's)")
+    p.add_argument("--agents", metavar="A,B",
+                   help="one agent id per crew: random (default); easy/normal/hard come with the autopilot")
+    p.add_argument("--workers", type=_whole, default=1, metavar="W",
+                   help=f"worker processes, 1 to {WORKERS_MAX} (the output does not depend on it)")
+    p.add_argument("--check", action="store_true",
+                   help="judge every hostile decision with the Zone's rules checker (game.referee); a violation "
+                        "makes the exit status 1")
+    p.add_argument("--json", metavar="FILE", help="also write the aggregate and every game's summary as JSON")
+    p.add_argument("--records", metavar="DIR",
+                   help="write every game's record to DIR (game-00001.json, ...); without it only a crashed "
+                        "game's record is written (to ./simulate-crashes)")
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text.strip().replace("_", ""), 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = _check(args)
+    if isinstance(problem, int):
+        return problem
+    jobs, header = problem
+    results = _play(jobs, args.workers)
+    aggregate = aggregate_results(results)
+    for line in header + report_lines(aggregate, results, check=args.check):
+        print(line)
+    if args.json is not None:
+        data = {"format": "zona-alfa-simulation", "version": 1, "header": header, "aggregate": aggregate,
+                "games": results}
+        try:
+            atomic_write_text(args.json, json.dumps(data, indent=1, sort_keys=True))
+        except OSError as exc:
+            return fail(COMMAND, "--json", f"cannot write {args.json}: {exc.strerror or exc}")
+    bad = aggregate["crashed"] or (args.check and aggregate["violations"])
+    return 1 if bad else 0
+
+
+def _check(args: argparse.Namespace) -> tuple[list[Job], list[str]] | int:
+    """Every argument checked before a game is played; an int is the exit status of a refusal."""
+    if args.scenario_arg is not None and args.scenario_opt is not None:
+        return fail(COMMAND, "--scenario", "name the scenario once: as SCENARIO or as --scenario, not both")
+    name = args.scenario_opt if args.scenario_opt is not None else args.scenario_arg
+    if name is None:
+        return fail(COMMAND, "SCENARIO", f"which scenario? give a name ({', '.join(known_scenarios())}) or a file")
+    if args.games is None:
+        return fail(COMMAND, "--games", f"how many games? give --games N, 1 to {GAMES_MAX}")
+    if not 1 <= args.games <= GAMES_MAX:
+        return fail(COMMAND, "--games", f"{args.games} is out of range; give 1 to {GAMES_MAX}")
+    if not 1 <= args.workers <= WORKERS_MAX:
+        return fail(COMMAND, "--workers", f"{args.workers} is out of range; give 1 to {WORKERS_MAX}")
+    try:
+        source = scenario_source(name)
+    except SourceError as exc:
+        return fail(COMMAND, "SCENARIO" if args.scenario_opt is None else "--scenario", str(exc))
+    crew_names = _list(args.crews) if args.crews is not None else list(source.crew_names)
+    if len(crew_names) != len(source.crew_names):
+        return fail(COMMAND, "--crews", f"{len(crew_names)} crew(s) given; {source.name} is played by "
+                                        f"{len(source.crew_names)} (one per deployment zone), e.g. "
+                                        f"--crews {','.join(source.crew_names)}")
+    try:
+        crews = crews_source(crew_names)
+    except SourceError as exc:
+        return fail(COMMAND, "--crews", str(exc))
+    agents = _list(args.agents) if args.agents is not None else ["random"] * len(crews)
+    if len(agents) != len(crews):
+        return fail(COMMAND, "--agents", f"{len(agents)} agent id(s) for {len(crews)} crews; give one per crew, "
+                                         f"e.g. --agents {','.join(['random'] * len(crews))}")
+    for a in agents:
+        if a in NOT_BUILT:
+            return fail(COMMAND, "--agents", f"{a!r} is not built yet (issue 15 part 3 / autopilot); use random")
+        if a not in AGENTS:
+            return fail(COMMAND, "--agents", f"unknown agent {a!r}; known: {', '.join(sorted(AGENTS))}")
+    for opt, path in (("--json", args.json),):
+        if path is not None and (p := output_problem(path)) is not None:
+            return fail(COMMAND, opt, p)
+    if args.records is not None:
+        folder = Path(args.records)
+        if folder.exists() and not folder.is_dir():
+            return fail(COMMAND, "--records", f"{args.records} exists and is not a folder; give a folder")
+        if (p := output_problem(str(folder / "game-00001.json")) if folder.is_dir() else None) is not None:
+            return fail(COMMAND, "--records", p)
+        if not folder.exists() and not folder.parent.is_dir():
+            return fail(COMMAND, "--records", f"the folder {folder.parent} does not exist; create it first")
+    try:
+        scen, _ = source.build(crews, battlefield=table_of(source))
+    except SourceError as exc:
+        return fail(COMMAND, "SCENARIO", str(exc))
+    except (ValueError, KeyError) as exc:
+        return fail(COMMAND, "--crews", one_line(str(exc)))
+    jobs = [Job(k, game_seed(args.seed, k), source, tuple(crews), tuple(agents), bool(args.check), args.records,
+                default_crash_dir()) for k in range(args.games)]
+    header = [f"zona-alfa simulate: {scen.name} ({source.name}, scenario {scen.id}), {args.games} game(s), master "
+              f"seed {args.seed}" + (", every hostile decision checked" if args.check else ""),
+              "crews: " + ", ".join(f"{c.name} ({spec.name}, agent {a})"
+                                    for c, spec, a in zip(crews, scen.crews, agents, strict=True))]
+    return jobs, header
+
+
+def _list(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _play(jobs: Sequence[Job], workers: int) -> list[dict[str, Any]]:
+    """The games in index order; progress on stderr only when it is a terminal."""
+    tty = sys.stderr.isatty()
+    if workers <= 1 or len(jobs) <= 1:
+        out = []
+        for j in jobs:
+            out.append(play_one(j))
+            if tty:
+                print(f"\r{len(out)}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        out = []
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+            for r in pool.map(play_one, jobs, chunksize=1):
+                out.append(r)
+                if tty:
+                    print(f"\r{len(out)}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
+    if tty:
+        print("\r" + " " * 30 + "\r", end="", file=sys.stderr, flush=True)
+    return out
+
+
+def aggregate_results(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The run's totals: outcome, end reasons, turns, casualties, locations, salvage, hostiles, checks."""
+    done = [r for r in results if not r["crashed"]]
+    crews = sorted({side for r in done for side in r["casualties"]})
+    counts: Counter[str] = Counter()
+    for r in done:
+        counts.update(r["counts"])
+    checks: Counter[str] = Counter()
+    violations: list[str] = []
+    for r in results:
+        checks.update(r.get("checks", {}))
+        violations += [f"game {r['index'] + 1} (seed {r['seed']}): {v}" for v in r.get("violations", [])]
+    turns = [r["turn"] for r in done]
+    return {
+        "games": len(results),
+        "ended": len(done),
+        "crashed": len(results) - len(done),
+        "end_reasons": dict(sorted(Counter(f"{r['end_reason']} ({'/'.join(r['end_rules']) or '?'})"
+                                           for r in done).items())),
+        "objective_done": sum(1 for r in done if r["objective_done"]),
+        "winner": {side: sum(1 for r in done if r["winner"] == side) for side in crews},
+        "draws": sum(1 for r in done if r["winner"] is None),
+        "wiped_out": {side: sum(1 for r in done if side in r["wiped_out"]) for side in crews},
+        "turns": {"total": sum(turns), "min": min(turns, default=0), "max": max(turns, default=0),
+                  "histogram": dict(sorted(Counter(turns).items()))},
+        "casualties": {side: {f: sum(r["casualties"].get(side, {}).get(f, 0) for r in done)
+                              for f in ("survived", "ooa", "dead", "absent")} for side in crews},
+        "locations": {k: sum(r["locations"][k] for r in done) for k in ("hotspots", "triggered", "cleared",
+                                                                          "searched")},
+        "salvage_carried": {side: sum(r["salvage_carried"].get(side, 0) for r in done) for side in crews},
+        "counts": dict(sorted(counts.items())),
+        "decisions": sum(r.get("decisions") or 0 for r in done),
+        "checks": dict(sorted(checks.items())),
+        "violations": violations,
+    }
+
+
+def _rate(n: int, games: int) -> str:
+    return f"{n} ({100.0 * n / games:.1f}%)" if games else str(n)
+
+
+def _per(n: int, games: int) -> str:
+    return f"{n / games:.2f}/game" if games else "-"
+
+
+def report_lines(agg: dict[str, Any], results: Sequence[dict[str, Any]], *, check: bool) -> list[str]:
+    """The printed report: the same lines for the same games, whatever the workers."""
+    n = agg["ended"]
+    c = agg["counts"]
+    lines = [f"games: {agg['games']}, ended {agg['ended']}, crashed {agg['crashed']}"]
+    lines.append("end reasons: " + (", ".join(f"{k} {_rate(v, n)}" for k, v in agg["end_reasons"].items())
+                                    or "none"))
+    if n:
+        lines.append(f"turns: mean {agg['turns']['total'] / n:.2f}, min {agg['turns']['min']}, max "
+                     f"{agg['turns']['max']}; by turn: "
+                     + ", ".join(f"{t}: {k}" for t, k in agg["turns"]["histogram"].items()))
+    lines.append(f"objective done: {_rate(agg['objective_done'], n)}")
+    lines.append("winner: " + ", ".join(f"{s} {_rate(v, n)}" for s, v in agg["winner"].items())
+                 + f", draw {_rate(agg['draws'], n)}")
+    lines.append("crews wiped out: " + ", ".join(f"{s} {_rate(v, n)}" for s, v in agg["wiped_out"].items()))
+    for side, fates in agg["casualties"].items():
+        lines.append(f"casualties {side}: " + ", ".join(f"{f} {_per(v, n)}" for f, v in fates.items()))
+    loc = agg["locations"]
+    lines.append(f"Hot Spots: {_per(loc['hotspots'], n)}; triggered {_per(loc['triggered'], n)}, "
+                 f"cleared {_per(loc['cleared'], n)}, searched {_per(loc['searched'], n)}")
+    lines.append(f"salvage: search actions {_per(c.get('search_actions', 0), n)}, searches done "
+                 f"{_per(c.get('searches', 0), n)}, salvage rolls {_per(c.get('salvage_rolls', 0), n)}, value found "
+                 f"{_per(c.get('salvage_value', 0), n)}, equipment rolls {_per(c.get('equipment_rolls', 0), n)}, "
+                 f"anomalies {_per(c.get('anomalies', 0), n)}; carried at the end: "
+                 + ", ".join(f"{s} {_per(v, n)}" for s, v in agg["salvage_carried"].items()))
+    lines.append(f"hostiles: spawns {_per(c.get('spawns', 0), n)} ({_per(c.get('spawned_models', 0), n)} models), "
+                 f"pre-placed units {_per(c.get('placed', 0), n)}, ranged attacks "
+                 f"{_per(c.get('hostile_ranged', 0), n)}, melee rounds {_per(c.get('hostile_melee', 0), n)}")
+    lines.append(f"crews: ranged attacks {_per(c.get('crew_ranged', 0), n)}, melee rounds "
+                 f"{_per(c.get('crew_melee', 0), n)}, grenades and blasts {_per(c.get('crew_blast', 0), n)}, "
+                 f"Med-Kits {_per(c.get('medkits', 0), n)}, Electric Juice {_per(c.get('electric_juice', 0), n)}, "
+                 f"decisions {_per(agg['decisions'], n)}")
+    for r in results:
+        if r["crashed"]:
+            lines.append(f"CRASHED game {r['index'] + 1} (seed {r['seed']}) at decision #{(r['decisions'] or 0) + 1}: "
+                         f"{r['error']}; record of the decisions before it: {r['record'] or '(not written)'}")
+    if check:
+        lines.append(f"checks: {sum(agg['checks'].values())} of {len(agg['checks'])} rules, "
+                     f"{len(agg['violations'])} violation(s)")
+        lines += [f"  {rule}: {k}" for rule, k in agg["checks"].items()]
+        lines += [f"VIOLATION {v}" for v in agg["violations"]]
+    return lines

@@ -1,0 +1,202 @@
+"""`zona-alfa simulate` (issue 15 part 5) and self-contained records (part 6), driven in-process through
+game.cli.main: the output is the same with 1 and 2 workers and whichever form names the scenario, bad arguments
+are refused with exit 2 and one line, a game that raises is reported with its seed and its record, records replay
+byte for byte from their embedded crews, and an edited map, scenario file or embedded roster is refused."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.cli import main
+from game.core.actions import Action
+from game.core.record import Record, RecordError, load_record
+from game.core.state import GameState
+from game.sim import simulate
+from game.sim.loop import replay_record
+from tests.paths import MAPS
+
+SCEN = "crossroads-blyatsk"
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_game_seeds_depend_on_the_master_seed_and_the_index_only() -> None:
+    seeds = [simulate.game_seed(1, k) for k in range(50)]
+    assert len(set(seeds)) == 50 and all(0 <= s < 2**64 for s in seeds)
+    assert seeds == [simulate.game_seed(1, k) for k in range(50)] and simulate.game_seed(2, 0) != seeds[0]
+
+
+def test_one_or_two_workers_and_either_name_give_the_same_bytes(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    a = run(["simulate", SCEN, "--games", "3", "--seed", "7", "--check", "--json", str(tmp_path / "a.json")], capsys)
+    b = run(["simulate", "--scenario", "maps/crossroads-blyatsk.tmx", "--games", "3", "--seed", "7", "--check",
+             "--workers", "2", "--json", str(tmp_path / "b.json")], capsys)
+    assert a[0] == 0 and a == b
+    out = a[1]
+    assert "games: 3, ended 3, crashed 0" in out and "end reasons: " in out and "checks: " in out
+    assert "(TURN-9)" in out or "(TURN-10)" in out
+    assert "workers" not in out.lower() and " s " not in out  # no worker count, no timings
+    ja, jb = (json.loads((tmp_path / f).read_text()) for f in ("a.json", "b.json"))
+    assert ja == jb and [g["index"] for g in ja["games"]] == [0, 1, 2]
+    assert all(g["end_rules"] and set(g["end_rules"]) <= {"TURN-9", "TURN-10"} for g in ja["games"])
+    assert ja["aggregate"]["violations"] == []
+
+
+@pytest.mark.parametrize(("argv", "names"), [
+    (["nosuch", "--games", "2"], ("SCENARIO", "crossroads-blyatsk", "ishikhov")),
+    (["--scenario", "nosuch.tmx", "--games", "2"], ("--scenario", "no such file")),
+    ([SCEN, "--scenario", SCEN, "--games", "2"], ("--scenario", "once")),
+    (["--games", "2"], ("SCENARIO",)),
+    ([SCEN], ("--games",)),
+    ([SCEN, "--games", "0"], ("--games", "1 to")),
+    ([SCEN, "--games", "1000000000"], ("--games", "1 to")),
+    ([SCEN, "--games", "two"], ("--games",)),
+    ([SCEN, "--games", "2", "--seed", "-1"], ("--seed",)),
+    ([SCEN, "--games", "2", "--seed", str(2**64)], ("--seed",)),
+    ([SCEN, "--games", "2", "--workers", "0"], ("--workers", "1 to")),
+    ([SCEN, "--games", "2", "--crews", "vultures"], ("--crews", "1 crew(s)", "played by 2")),
+    ([SCEN, "--games", "2", "--crews", "vultures,nosuch"], ("--crews", "unknown crew", "wolves")),
+    ([SCEN, "--games", "2", "--crews", "wolves,wolves"], ("--crews", "twice")),
+    ([SCEN, "--games", "2", "--agents", "random"], ("--agents", "one per crew")),
+    ([SCEN, "--games", "2", "--agents", "random,hard"], ("--agents", "not built yet (issue 15 part 3 / autopilot)")),
+    ([SCEN, "--games", "2", "--agents", "random,clever"], ("--agents", "unknown agent", "random")),
+    ([SCEN, "--games", "2", "--json", "/nonexistent-folder/x.json"], ("--json", "does not exist")),
+])
+def test_bad_arguments_are_refused_with_one_line(argv: list[str], names: tuple[str, ...],
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["simulate", *argv], capsys)
+    assert code == 2 and out == "" and "Traceback" not in err and "internal error" not in err, err
+    lines = [x for x in err.splitlines() if x.strip()]
+    own = [x for x in lines if x.startswith("zona-alfa")]
+    assert len(own) == 1 and (len(lines) == 1 or lines[0].startswith("usage:")), lines  # argparse: usage, 1 line
+    last = lines[-1]
+    assert last.startswith("zona-alfa") or "error:" in last, last
+    for name in names:
+        assert name in last, (name, last)
+
+
+class Boom:
+    """An agent that plays random-legal for a while, then raises (the test seam for a crashing game)."""
+
+    def __init__(self, seed: int) -> None:
+        from game.ai.random_agent import RandomAgent
+
+        self.inner, self.n = RandomAgent(seed), 0
+
+    def choose(self, state: GameState) -> Action:
+        self.n += 1
+        if self.n > 12:
+            raise ZeroDivisionError("boom at my 13th decision")
+        return self.inner.choose(state)
+
+
+def test_a_raising_game_is_reported_with_its_seed_and_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(simulate.AGENTS, "boom", Boom)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "maps").mkdir()
+    shutil.copy(MAPS / f"{SCEN}.tmx", tmp_path / "maps" / f"{SCEN}.tmx")
+    code, out, err = run(["simulate", "maps/crossroads-blyatsk.tmx", "--games", "1", "--seed", "3",
+                          "--agents", "random,boom"], capsys)
+    assert code == 1, out + err
+    seed = simulate.game_seed(3, 0)
+    line = next(x for x in out.splitlines() if x.startswith("CRASHED"))
+    assert f"game 1 (seed {seed})" in line and "ZeroDivisionError: boom" in line
+    path = line.rsplit(": ", 1)[1]
+    assert path == "simulate-crashes/game-00001-crashed.json" and (tmp_path / path).is_file()
+    rec = load_record(tmp_path / path)
+    assert rec.seed == seed and rec.end is None and rec.crews is not None
+    done = replay_record(rec, where=path)  # the decisions before the crash replay, flagged as unsealed
+    assert not done.checked and "no end seal" in done.note
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    """Two games' records on a copy of the map (so the test may edit it)."""
+    root = tmp_path_factory.mktemp("records")
+    shutil.copy(MAPS / f"{SCEN}.tmx", root / f"{SCEN}.tmx")
+    jobs = [simulate.Job(k, simulate.game_seed(5, k), simulate_source(root / f"{SCEN}.tmx"), crews(), ("random",) * 2,
+                         False, str(root / "rec"), str(root / "crash")) for k in range(2)]
+    return root, simulate.run_games(jobs)
+
+
+def simulate_source(path: Path) -> Any:
+    from game.sim.sources import scenario_source
+
+    return scenario_source(str(path))
+
+
+def crews() -> Any:
+    from game.sim.sources import crews_source
+
+    return tuple(crews_source(["vultures", "wolves"]))
+
+
+def test_records_embed_their_crews_and_replay_byte_for_byte(records: tuple[Path, list[dict[str, Any]]],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.sim import sources
+
+    _, results = records
+    built: list[str] = []
+    real = sources.crew_from_doc
+
+    def spy(doc: object, **kw: Any) -> Any:
+        built.append(kw["side"])
+        return real(doc, **kw)
+
+    monkeypatch.setattr(sources, "crew_from_doc", spy)
+    for r in results:
+        rec = load_record(r["record"])
+        data = rec.to_json()
+        assert data["version"] == 3 and [c["side"] for c in data["crews"] or []] == ["vultures", "wolves"]
+        done = replay_record(rec, where=r["record"])  # checks the log SHA-256 of the seal: byte for byte
+        assert done.checked and len(done.events) == r["events"]
+    assert built == ["vultures", "wolves"] * len(results)  # the crews came from the embedded documents
+
+
+def test_an_edited_embedded_roster_is_refused(records: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
+    _, results = records
+    data = json.loads(Path(results[0]["record"]).read_text())
+    data["crews"][0]["doc"]["models"][0]["weapons"] = ["squad_lmg"]
+    with pytest.raises(RecordError, match=r"crews\[0\].doc.*embedded roster was edited"):
+        Record.from_json(data, where="edited.json")
+
+
+def test_an_edited_map_or_scenario_file_is_refused(records: tuple[Path, list[dict[str, Any]]],
+                                                    tmp_path: Path) -> None:
+    root, results = records
+    rec = load_record(results[1]["record"])
+    scen_file = tmp_path / "scenario.toml"
+    scen_file.write_text("name = 'x'\n")
+    from game.core.record import file_sha256
+
+    rec.scenario_file, rec.scenario_sha256 = str(scen_file), file_sha256(scen_file)
+    replay_record(rec)  # unchanged: replays
+    scen_file.write_text("name = 'y'\n")
+    with pytest.raises(RecordError, match=r"scenario_file.*SHA-256.*original scenario file"):
+        replay_record(rec)
+    rec.scenario_file = None
+    tmx = root / f"{SCEN}.tmx"
+    tmx.write_text(tmx.read_text() + "<!-- edited -->\n")
+    with pytest.raises(RecordError, match=r"map .* has SHA-256"):
+        replay_record(rec)
+
+
+def test_a_scenario_named_or_given_as_a_file_is_one_source() -> None:
+    from game.sim.sources import SourceError, known_scenarios, scenario_source
+
+    assert known_scenarios()[:3] == ["crossroads-blyatsk", "chernya-woods", "ishikhov"]
+    assert scenario_source("ishikhov") == scenario_source("maps/ishikhov.tmx") == scenario_source(
+        str(MAPS / "ishikhov.tmx"))
+    assert (scenario_source("ishikhov").tl, scenario_source(SCEN).tl) == (2, 1)  # Game Three TL2; Game One TL0 -> 1
+    assert scenario_source(SCEN).path is None and scenario_source(SCEN).sha256 is None  # a built-in map demo
+    with pytest.raises(SourceError, match="known: crossroads-blyatsk, chernya-woods, ishikhov"):
+        scenario_source("blyatsk")
