@@ -131,11 +131,15 @@ def replay_record(record: Record, scen: Scenario | None = None, *, where: str = 
     file refuses that file likewise (version 3); one that embeds its crews plays them, built from their documents
     (`game.sim.sources.crew_from_doc`), not from whatever roster files say now."""
     check_scenario_hash(record, where=where)
-    bf = battlefield_of(record, where=where)
-    if scen is None:
-        scen = map_demo_of(bf, where, record.scenario) if bf is not None else _scenario(record.scenario, where)
-    if record.crews is not None:
-        scen = _with_crews(scen, record.crews, where)
+    bf: Battlefield | None
+    if scen is None and record.scenario_file is not None:
+        scen, bf = scenario_of(record, where)
+    else:
+        bf = battlefield_of(record, where=where)
+        if scen is None:
+            scen = map_demo_of(bf, where, record.scenario) if bf is not None else _scenario(record.scenario, where)
+        if record.crews is not None:
+            scen = _with_crews(scen, record.crews, where)
     try:
         state, events = new_game(scen, record.seed, settings=dict(record.settings), battlefield=bf)
     except (ValueError, KeyError) as exc:  # a bad setting (SettingsError), catalog value or crew
@@ -170,6 +174,28 @@ def battlefield_of(record: Record, *, where: str = "record") -> Battlefield | No
         raise RecordError(f"{where}: field 'map': {exc.summary()}") from None
     except (ValueError, OSError) as exc:
         raise RecordError(f"{where}: field 'map': {_first_line(exc)}") from None
+
+
+def scenario_of(record: Record, where: str) -> tuple[Scenario, Battlefield]:
+    """The scenario a version-3 record names by file, played by the crews it embeds (their roster documents, not
+    whatever the roster files say now); its map is checked against the record's SHA-256 like any record's."""
+    from game.sim.sources import SourceError, crew_from_doc, scenario_file
+
+    assert record.scenario_file is not None
+    check_map_hash(record, where=where)
+    if not record.crews:
+        raise RecordError(f"{where}: field 'crews': a record of scenario file {record.scenario_file} must embed its "
+                          "crews")
+    try:
+        sf = scenario_file(record.scenario_file, record.scenario_sha256)
+        specs = [crew_from_doc(c.doc, side=c.side, zone="", where=f"{where}: field 'crews[{k}]'")
+                 for k, c in enumerate(record.crews)]
+        scen, bf = sf.build(specs)
+    except SourceError as exc:
+        raise RecordError(f"{where}: {_first_line(exc)}") from None
+    except ValueError as exc:  # ScenarioError: the embedded crews no longer fit the scenario
+        raise RecordError(f"{where}: field 'crews': {_first_line(exc)}") from None
+    return scen, bf
 
 
 def map_demo_of(bf: Battlefield, where: str, scenario_id: str = MAP_DEMO) -> Scenario:

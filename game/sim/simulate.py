@@ -67,17 +67,9 @@ class Job:
     settings: dict[str, Any] = field(default_factory=dict)
 
 
-_TABLES: dict[str, Battlefield] = {}  # per process: the tables its games were played on (warm caches)
-
-
 def table_of(source: ScenarioSource) -> Battlefield:
-    """The process's loaded copy of a scenario's table (loaded once per process)."""
-    bf = _TABLES.get(source.map_path)
-    if bf is None:
-        from game.sim.sources import load_table
-
-        bf = _TABLES[source.map_path] = load_table(source.map_path)
-    return bf
+    """The process's loaded copy of a scenario's table (loaded once per process with the scenario file)."""
+    return source.table()
 
 
 def play_one(job: Job) -> dict[str, Any]:
@@ -94,11 +86,11 @@ def play_one(job: Job) -> dict[str, Any]:
     if job.check:
         from game.referee.zone import ZoneChecker
 
-        checker = ZoneChecker(job.settings)
+        checker = ZoneChecker(game_settings(job))
     crashed: list[tuple[Record, BaseException, Action | None]] = []
     record_crews = [c.record(spec.side) for c, spec in zip(job.crews, scen.crews, strict=True)]
     try:
-        state, record, events = play(scen, agents, job.seed, settings=job.settings, battlefield=bf,
+        state, record, events = play(scen, agents, job.seed, settings=game_settings(job), battlefield=bf,
                                      observer=checker, max_decisions=MAX_DECISIONS,
                                      scenario_file=job.scenario.path, scenario_sha256=job.scenario.sha256,
                                      crews=record_crews, on_crash=lambda r, e, a: crashed.append((r, e, a)))
@@ -120,6 +112,11 @@ def play_one(job: Job) -> dict[str, Any]:
     if job.records is not None:
         summary["record"] = _write(record, job, crash=False)
     return summary
+
+
+def game_settings(job: Job) -> dict[str, Any]:
+    """The house settings a game plays with: the scenario file's overrides, then the run's (TURN-2)."""
+    return {**dict(job.scenario.settings), **job.settings}
 
 
 def _write(record: Record, job: Job, *, crash: bool) -> str:

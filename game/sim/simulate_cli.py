@@ -105,7 +105,7 @@ def _check(args: argparse.Namespace) -> tuple[list[Job], list[str]] | int:
                                         f"{len(source.crew_names)} (one per deployment zone), e.g. "
                                         f"--crews {','.join(source.crew_names)}")
     try:
-        crews = crews_source(crew_names)
+        crews = crews_source(crew_names, k_limit=source.k_limit)
     except SourceError as exc:
         return fail(COMMAND, "--crews", str(exc))
     agents = _list(args.agents) if args.agents is not None else ["random"] * len(crews)

@@ -1,51 +1,46 @@
-"""Where `zona-alfa simulate` (and a self-contained record's replay) gets its scenario and crews: the ONE seam between
-the headless tools and the scenario / roster loaders.
+"""Where `zona-alfa simulate`, the games benchmark and a self-contained record's replay get their scenario and crews:
+the one seam between the headless tools and the scenario and roster loaders (game.scenarios, game.crews).
 
-Today (issue 15, before game.scenarios and game.crews are merged) a scenario is a Zone map demo: a shipped map's
-name (`crossroads-blyatsk`, `chernya-woods`, `ishikhov`, any `maps/NAME.tmx`) or a `.tmx` path, played with
-`game.core.rules.demos.zone_map_demo` at the Threat Level of the Red Gypsy 3 game on that table where the demo can
-play it (Game One is TL0, which has no Hot Spots, so its table plays TL1; Game Two TL1; Game Three TL2); and the
-crews are the two demo crews (`vultures`, `wolves`). When merging, the integrator points `scenario_source` at
-`game.scenarios.resolve_scenario` (its ScenarioFile has the same `.build(crews)`, `.crew_names`, and the file's
-path and SHA-256), `crews_source` at `game.crews.load_crew` and `crew_from_doc` at `game.crews.crew_from_doc`;
-nothing else in game.sim names a loader. The contract the rest of game.sim relies on:
-
-* `scenario_source(name_or_path) -> ScenarioSource` or SourceError (one line, naming the known scenarios);
-  `.build(crews) -> (Scenario, Battlefield)`, `.crew_names`, `.name`, `.path` / `.sha256` (the scenario file,
-  None for a built-in demo), `known_scenarios()`.
-* `crews_source(names) -> list[CrewSource]` or SourceError (naming the known crews); a CrewSource carries the
-  CrewSpec, the plain-dict roster document it came from and that document's SHA-256 (records embed both).
+* `scenario_source(name_or_path) -> ScenarioSource` or SourceError (one line per problem, naming the known
+  scenarios): a shipped scenario name (`scenarios/*.toml`: crossroads-blyatsk, chernya-woods, ishikhov) or a scenario
+  file. Both forms of one scenario give the same source: it is named by the file's canonical path and SHA-256.
+  `.build(crews) -> (Scenario, Battlefield)`, `.crew_names` (its default starter crews), `.settings` (its house
+  overrides), `.name`, `.path`, `.sha256`.
+* `crews_source(names, k_limit=) -> list[CrewSource]` or SourceError (naming the known crews): starter crew names or
+  roster files; each CrewSource carries the CrewSpec, the plain roster document (records embed it) and its SHA-256.
+  Side ids are the crews' ids (`military`), `-2`, `-3`... when one crew plays twice.
 * `crew_from_doc(doc, side=, zone=) -> CrewSpec` rebuilds a crew from an embedded document (replay).
-"""
+
+A ScenarioSource is small and picklable (worker processes get it in their jobs); each process loads the file and its
+map once (`scenario_file`) and keeps it, so a worker's nav graphs and sight world stay warm across its games."""
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from game.core.battlefield import Battlefield
 from game.core.record import RecordCrew, doc_sha256
-from game.core.rules.setup import CrewSpec, ModelSpec, Scenario
+from game.core.rules.setup import CrewSpec, Scenario
+from game.crews import CrewFileError, known_crews, load_crew
+from game.crews import crew_from_doc as _crew_from_doc
+from game.scenarios.loader import ScenarioFile, known_scenarios, resolve_scenario
+from game.scenarios.problems import ScenarioError
 
-ROOT = Path(__file__).resolve().parents[2]
-MAPS = ROOT / "maps"
-# The Red Gypsy 3 tables and the Threat Level their game is played at where the map demo can (SCEN-10.0.OVERVIEW:
-# Game One TL0 has no Hot Spots, so the demo plays its table at TL1 until the scenario files replace it).
-SCENARIO_TL = {"crossroads-blyatsk": 1, "chernya-woods": 1, "ishikhov": 2}
-DEFAULT_TL = 1
-DEMO_CREW_FORMAT = "zona-alfa-demo-crew"  # the embedded document of a built-in demo crew (not a roster file)
+__all__ = ["CrewSource", "ScenarioSource", "SourceError", "crew_from_doc", "crews_source", "known_crews",
+           "known_scenarios", "scenario_file", "scenario_source"]
 
 
 class SourceError(ValueError):
-    """An unknown or unusable scenario or crew: one line naming it and what is known or allowed."""
+    """An unknown or unusable scenario or crew: what is wrong, naming what is known or allowed."""
 
 
 @dataclass(frozen=True, slots=True)
 class CrewSource:
-    """A crew ready to play: its spec, the plain-dict document it was built from (embedded in records), that
-    document's SHA-256 (of its canonical JSON) and the roster file it was read from (None for a built-in crew)."""
+    """A crew ready to play: its spec (side id and model ids set), the roster document it was built from (embedded
+    in records), that document's SHA-256 (of its canonical JSON) and the roster file it was read from."""
 
     name: str
     spec: CrewSpec
@@ -58,54 +53,61 @@ class CrewSource:
         return RecordCrew(side, self.name, self.doc, self.sha256, self.source)
 
 
+_FILES: dict[tuple[str, str], ScenarioFile] = {}  # per process: (path, sha256) -> the loaded file and its map
+
+
+def scenario_file(path: str, sha256: str | None = None) -> ScenarioFile:
+    """The process's loaded copy of a scenario file (loaded once per process and file content); SourceError when it
+    cannot be loaded or its bytes no longer hash to `sha256`."""
+    key = (path, sha256 or "")
+    sf = _FILES.get(key)
+    if sf is None:
+        try:
+            sf = resolve_scenario(path)
+        except ScenarioError as exc:
+            raise SourceError(str(exc)) from None
+        if sha256 is not None and sf.sha256 != sha256:
+            raise SourceError(f"{path}: the scenario file changed (SHA-256 {sf.sha256[:12]}, expected {sha256[:12]})")
+        _FILES[key] = sf
+    return sf
+
+
 @dataclass(frozen=True, slots=True)
 class ScenarioSource:
-    """A scenario resolved from a name or a file; `build` makes the Scenario and its Battlefield for these crews
-    (crew k deploys in the table's deployment zone k)."""
+    """A scenario resolved from a name or a file: `build` makes the Scenario and its table for these crews (crew k
+    deploys in the scenario's deployment zone k)."""
 
-    name: str
+    name: str  # the scenario's id
+    path: str  # the scenario file, canonical (relative to the working folder when inside it)
+    sha256: str  # of the file's bytes
     map_path: str
     tl: int
     crew_names: tuple[str, ...]
-    path: str | None = None  # the scenario file (None: a built-in map demo)
-    sha256: str | None = None  # of the scenario file's bytes (None: a built-in map demo)
+    k_limit: int | None
+    settings: tuple[tuple[str, Any], ...]  # the file's house-setting overrides, in file order
+
+    def file(self) -> ScenarioFile:
+        return scenario_file(self.path, self.sha256)
 
     def build(self, crews: Sequence[CrewSource], battlefield: Battlefield | None = None) -> tuple[Scenario,
                                                                                                     Battlefield]:
-        """The Scenario on this table with `crews`; `battlefield` reuses an already loaded copy of the same map
-        (its caches: nav graphs, the compiled world) instead of loading the file again."""
-        from game.core.rules.demos import zone_map_demo
+        """The Scenario with `crews` on the scenario's table (the process's loaded copy: `battlefield`, if given,
+        must be that copy, as `table_of` returns it)."""
+        sf = self.file()
+        if battlefield is not None and battlefield is not sf.battlefield:
+            raise ValueError("ScenarioSource.build: pass the scenario's own table (ScenarioSource.table())")
+        try:
+            return sf.build([c.spec for c in crews])
+        except ScenarioError as exc:
+            raise SourceError(str(exc)) from None
 
-        bf = battlefield if battlefield is not None else load_table(self.map_path)
-        base = zone_map_demo(bf, self.tl)
-        zones = [c.zone for c in base.crews]
-        if len(crews) != len(zones):
-            raise SourceError(f"{self.name} is played by {len(zones)} crews, not {len(crews)}")
-        specs = tuple(replace(c.spec, zone=zones[i]) for i, c in enumerate(crews))
-        return replace(base, crews=specs), bf
-
-
-def load_table(map_path: str) -> Battlefield:
-    """Load a map as a scenario's table; SourceError (one line) when it cannot be."""
-    from game.maps.loader import MapError, load_map
-
-    try:
-        return load_map(map_path)
-    except MapError as exc:
-        raise SourceError(f"{map_path}: {exc.summary()}") from None
-    except (ValueError, OSError) as exc:
-        raise SourceError(f"{map_path}: {exc}") from None
-
-
-def known_scenarios() -> list[str]:
-    """The scenario names this build can play: the shipped maps (`maps/*.tmx`), Red Gypsy 3's tables first."""
-    names = sorted(p.stem for p in MAPS.glob("*.tmx"))
-    return [n for n in SCENARIO_TL if n in names] + [n for n in names if n not in SCENARIO_TL]
+    def table(self) -> Battlefield:
+        return self.file().battlefield
 
 
 def canonical_path(path: str | Path) -> str:
     """A file's path as records and logs write it whichever way it was named: relative to the current folder
-    when it lies inside it, else absolute (so `ishikhov` and `maps/ishikhov.tmx` give the same game)."""
+    when it lies inside it, else absolute (so `ishikhov` and `scenarios/ishikhov.toml` give the same game)."""
     full = Path(os.path.abspath(path))
     try:
         return full.relative_to(Path.cwd()).as_posix()
@@ -114,80 +116,46 @@ def canonical_path(path: str | Path) -> str:
 
 
 def scenario_source(name_or_path: str) -> ScenarioSource:
-    """A scenario by name (`known_scenarios()`) or by file (a `.tmx` table, played as its Zone map demo)."""
-    text = name_or_path.strip()
-    looks_like_file = text.endswith(".tmx") or os.sep in text or "/" in text or Path(text).is_file()
-    if not looks_like_file:
-        if text not in known_scenarios():
-            raise SourceError(f"unknown scenario {text!r}; known: {', '.join(known_scenarios())} "
-                              "(or give a scenario file)")
-        path = MAPS / f"{text}.tmx"
-    else:
-        path = Path(text)
-        if not path.is_file():
-            raise SourceError(f"{text}: no such file; give a scenario file or one of: {', '.join(known_scenarios())}")
-        if path.suffix != ".tmx":
-            raise SourceError(f"{text}: not a file this build plays as a scenario (a Tiled .tmx table; scenario "
-                              f"files arrive with game.scenarios, issue 15 part 3)")
-    stem = path.stem
-    return ScenarioSource(stem, canonical_path(path), SCENARIO_TL.get(stem, DEFAULT_TL), tuple(_DEMO_CREWS))
+    """A scenario by shipped name (`known_scenarios()`) or by file; SourceError lists every problem of a bad file."""
+    try:
+        sf = resolve_scenario(name_or_path.strip())
+    except ScenarioError as exc:
+        raise SourceError(str(exc)) from None
+    from game.scenarios.loader import scenario_path
+
+    path = canonical_path(scenario_path(name_or_path.strip()))
+    _FILES.setdefault((path, sf.sha256), sf)
+    return ScenarioSource(sf.id, path, sf.sha256, sf.battlefield.source or "", sf.tl, sf.crew_names, sf.k_limit,
+                          tuple(sf.settings.items()))
 
 
-# -- crews ---------------------------------------------------------------------------------------------------------
-def _demo_crews() -> dict[str, CrewSpec]:
-    from game.core.rules.setup import scenario
-
-    return {c.side: c for c in scenario("open-table-demo").crews}
-
-
-_DEMO_CREWS = ("vultures", "wolves")
-
-
-def known_crews() -> list[str]:
-    return sorted(_demo_crews())
-
-
-def crew_doc(spec: CrewSpec) -> dict[str, Any]:
-    """A built-in crew as a plain document (what a record embeds for it; a roster file's own document replaces it
-    once game.crews loads roster files)."""
-    return {"format": DEMO_CREW_FORMAT, "version": 1, "side": spec.side, "name": spec.name, "faction": spec.faction,
-            "models": [{"id": m.id, "name": m.name, "level": m.level, "armour": m.armour, "weapons": list(m.weapons),
-                        "skills": list(m.skills), "items": list(m.items),
-                        "grenades": [[g, n] for g, n in m.grenades]} for m in spec.models]}
-
-
-def crews_source(names: Sequence[str]) -> list[CrewSource]:
-    """The crews by name (`known_crews()`), in order; SourceError for an unknown name, a roster file (not readable
-    before game.crews) or a crew named twice (its model ids would clash)."""
-    demo = _demo_crews()
+def crews_source(names: Sequence[str], *, k_limit: int | None = None) -> list[CrewSource]:
+    """The crews by starter-crew name or roster file, in order; `k_limit`: the scenario's agreed limit the rosters
+    are checked against (ZONE-8.1.PARITY). SourceError names the crew, every problem, and the known crews."""
     out: list[CrewSource] = []
+    seen: dict[str, int] = {}
     for raw in names:
         name = raw.strip()
-        if name in demo:
-            if any(c.name == name for c in out):
-                raise SourceError(f"crew {name!r} is named twice; a crew plays once per game (its model ids would "
-                                  f"clash); known crews: {', '.join(known_crews())}")
-            doc = crew_doc(demo[name])
-            out.append(CrewSource(name, demo[name], doc, doc_sha256(doc)))
-        elif name.endswith((".toml", ".json")) or "/" in name or Path(name).is_file():
-            raise SourceError(f"{name}: roster files are read once game.crews is merged (issue 15 part 4); "
-                              f"known crews: {', '.join(known_crews())}")
-        else:
-            raise SourceError(f"unknown crew {name!r}; known: {', '.join(known_crews())}")
+        try:
+            first = load_crew(name, k_limit=k_limit)
+            cid = first.spec.side
+            seen[cid] = seen.get(cid, 0) + 1
+            side = cid if seen[cid] == 1 else f"{cid}-{seen[cid]}"
+            loaded = first if side == cid else load_crew(name, side=side, k_limit=k_limit)
+        except CrewFileError as exc:
+            raise SourceError(f"{exc}; known crews: {', '.join(known_crews())}") from None
+        source = canonical_path(loaded.source) if loaded.source else None
+        out.append(CrewSource(name, loaded.spec, loaded.doc, doc_sha256(loaded.doc), source))
     return out
 
 
 def crew_from_doc(doc: object, *, side: str, zone: str, where: str = "record") -> CrewSpec:
-    """A crew rebuilt from the document a record embeds (replay); SourceError names what is wrong."""
-    if not isinstance(doc, dict) or doc.get("format") != DEMO_CREW_FORMAT:
-        raise SourceError(f"{where}: an embedded crew is not a {DEMO_CREW_FORMAT} document (roster documents are "
-                          "read once game.crews is merged)")
+    """A crew rebuilt from the roster document a record embeds (replay); SourceError names what is wrong."""
+    if not isinstance(doc, dict):
+        raise SourceError(f"{where}: an embedded crew is not a roster document (a JSON object)")
     try:
-        models = tuple(ModelSpec(str(m["id"]), str(m["name"]), str(m["level"]), str(m["armour"]),
-                                 tuple(str(w) for w in m["weapons"]), tuple(str(s) for s in m.get("skills", ())),
-                                 tuple(str(i) for i in m.get("items", ())),
-                                 tuple((str(g), int(n)) for g, n in m.get("grenades", ())))
-                       for m in doc["models"])
-        return CrewSpec(side, str(doc["name"]), zone, models, faction=doc.get("faction"))
+        return _crew_from_doc(doc, side=side, zone=zone, where=where)
+    except CrewFileError as exc:
+        raise SourceError(str(exc)) from None
     except (KeyError, TypeError, ValueError) as exc:
-        raise SourceError(f"{where}: an embedded crew document is corrupt: {type(exc).__name__}: {exc}") from None
+        raise SourceError(f"{where}: an embedded roster document is corrupt: {type(exc).__name__}: {exc}") from None
