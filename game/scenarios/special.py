@@ -31,7 +31,7 @@ def _objective(doc: dict[str, Any]) -> dict[str, Any]:
 
 def _dogs(doc: dict[str, Any]) -> str | None:
     packs = [h for h in _hostiles(doc) if h.get("sites")]
-    groups = {h.get("site_group") for h in packs}
+    groups = {str(h.get("site_group")) if isinstance(h.get("site_group"), str) else None for h in packs}
     if len(packs) < 2 or len(groups) != 1 or None in groups:
         return "needs two or more [[hostiles]] with `sites` and one shared `site_group` (both packs in one " \
                "structure)"
@@ -44,7 +44,8 @@ def _vehicle(doc: dict[str, Any]) -> str | None:
 
 def _camp(doc: dict[str, Any]) -> str | None:
     obj = _objective(doc).get("id", _objective(doc).get("anchor"))
-    ok = [h for h in _hostiles(doc) if h.get("location") in ("objective", obj) and h.get("alert") is True]
+    ok = [h for h in _hostiles(doc) if isinstance(h.get("location"), str)
+          and h.get("location") in ("objective", obj) and h.get("alert") is True]
     return None if ok else "needs [[hostiles]] at the objective (`location`) with `alert = true`"
 
 

@@ -51,7 +51,8 @@ def setting_fields(rules: tuple[str, ...], settings: Mapping[str, Any], catalog:
         out["alert"] = bool(settings["scen.g2.free_alert"])
         melee = str(settings["scen.g2.melee_weapon"])
         if spec.weapons is not None:
-            kept = tuple(w for w in spec.weapons if catalog.weapon(w).kind is not WeaponKind.MELEE)
+            kept = tuple(w for w in spec.weapons  # an unknown id is refused by the spec's own check
+                         if w not in catalog.weapons or catalog.weapon(w).kind is not WeaponKind.MELEE)
             out["weapons"] = kept + (melee,)
     if G3_MOBS in rules and is_mob(spec):
         out["figures"] = int(settings["scen.g3.mob_size"])
