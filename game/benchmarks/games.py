@@ -34,7 +34,7 @@ def jobs(n: int, *, first: int = 1) -> list[Any]:
     from game.sim.sources import crews_source, scenario_source
 
     source = scenario_source(SCENARIO)
-    crews = tuple(crews_source(source.crew_names))
+    crews = tuple(crews_source(source.crew_names, k_limit=source.k_limit))
     return [Job(k, game_seed(1, k), source, crews, ("random",) * len(crews), False, None, default_crash_dir())
             for k in range(first, first + n)]
 

@@ -17,9 +17,10 @@ from game.core.record import Record, RecordError, load_record
 from game.core.state import GameState
 from game.sim import simulate
 from game.sim.loop import replay_record
-from tests.paths import MAPS
+from tests.paths import MAPS, REPO_ROOT
 
 SCEN = "crossroads-blyatsk"
+SCEN_FILE = "scenarios/crossroads-blyatsk.toml"
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -37,7 +38,7 @@ def test_game_seeds_depend_on_the_master_seed_and_the_index_only() -> None:
 def test_one_or_two_workers_and_either_name_give_the_same_bytes(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     a = run(["simulate", SCEN, "--games", "3", "--seed", "7", "--check", "--json", str(tmp_path / "a.json")], capsys)
-    b = run(["simulate", "--scenario", "maps/crossroads-blyatsk.tmx", "--games", "3", "--seed", "7", "--check",
+    b = run(["simulate", "--scenario", SCEN_FILE, "--games", "3", "--seed", "7", "--check",
              "--workers", "2", "--json", str(tmp_path / "b.json")], capsys)
     assert a[0] == 0 and a == b
     out = a[1]
@@ -52,7 +53,8 @@ def test_one_or_two_workers_and_either_name_give_the_same_bytes(tmp_path: Path,
 
 @pytest.mark.parametrize(("argv", "names"), [
     (["nosuch", "--games", "2"], ("SCENARIO", "crossroads-blyatsk", "ishikhov")),
-    (["--scenario", "nosuch.tmx", "--games", "2"], ("--scenario", "no such file")),
+    (["--scenario", "nosuch.toml", "--games", "2"], ("--scenario", "no readable file")),
+    (["--scenario", "maps/ishikhov.tmx", "--games", "2"], ("--scenario", "not valid TOML")),
     ([SCEN, "--scenario", SCEN, "--games", "2"], ("--scenario", "once")),
     (["--games", "2"], ("SCENARIO",)),
     ([SCEN], ("--games",)),
@@ -62,9 +64,9 @@ def test_one_or_two_workers_and_either_name_give_the_same_bytes(tmp_path: Path,
     ([SCEN, "--games", "2", "--seed", "-1"], ("--seed",)),
     ([SCEN, "--games", "2", "--seed", str(2**64)], ("--seed",)),
     ([SCEN, "--games", "2", "--workers", "0"], ("--workers", "1 to")),
-    ([SCEN, "--games", "2", "--crews", "vultures"], ("--crews", "1 crew(s)", "played by 2")),
-    ([SCEN, "--games", "2", "--crews", "vultures,nosuch"], ("--crews", "unknown crew", "wolves")),
-    ([SCEN, "--games", "2", "--crews", "wolves,wolves"], ("--crews", "twice")),
+    ([SCEN, "--games", "2", "--crews", "military"], ("--crews", "1 crew(s)", "played by 2")),
+    ([SCEN, "--games", "2", "--crews", "military,nosuch"], ("--crews", "unknown crew", "traders")),
+    ([SCEN, "--games", "2", "--crews", "military,traders-14k"], ("--crews", "14K", "12")),
     ([SCEN, "--games", "2", "--agents", "random"], ("--agents", "one per crew")),
     ([SCEN, "--games", "2", "--agents", "random,hard"], ("--agents", "not built yet (issue 15 part 3 / autopilot)")),
     ([SCEN, "--games", "2", "--agents", "random,clever"], ("--agents", "unknown agent", "random")),
@@ -102,9 +104,7 @@ def test_a_raising_game_is_reported_with_its_seed_and_record(tmp_path: Path, mon
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(simulate.AGENTS, "boom", Boom)
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "maps").mkdir()
-    shutil.copy(MAPS / f"{SCEN}.tmx", tmp_path / "maps" / f"{SCEN}.tmx")
-    code, out, err = run(["simulate", "maps/crossroads-blyatsk.tmx", "--games", "1", "--seed", "3",
+    code, out, err = run(["simulate", SCEN, "--games", "1", "--seed", "3",
                           "--agents", "random,boom"], capsys)
     assert code == 1, out + err
     seed = simulate.game_seed(3, 0)
@@ -118,12 +118,23 @@ def test_a_raising_game_is_reported_with_its_seed_and_record(tmp_path: Path, mon
     assert not done.checked and "no end seal" in done.note
 
 
+def copy_scenario(root: Path) -> Path:
+    """The Game One scenario and its map copied into `root` (so a test may edit either): the copy names its map by
+    a path beside it."""
+    shutil.copy(MAPS / f"{SCEN}.tmx", root / f"{SCEN}.tmx")
+    text = (REPO_ROOT / SCEN_FILE).read_text()
+    assert f'map = "{SCEN}"' in text
+    path = root / f"{SCEN}.toml"
+    path.write_text(text.replace(f'map = "{SCEN}"', f'map = "{SCEN}.tmx"'))
+    return path
+
+
 @pytest.fixture(scope="module")
 def records(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
-    """Two games' records on a copy of the map (so the test may edit it)."""
+    """Two games' records of a copy of the scenario and its map (so the tests may edit them)."""
     root = tmp_path_factory.mktemp("records")
-    shutil.copy(MAPS / f"{SCEN}.tmx", root / f"{SCEN}.tmx")
-    jobs = [simulate.Job(k, simulate.game_seed(5, k), simulate_source(root / f"{SCEN}.tmx"), crews(), ("random",) * 2,
+    source = simulate_source(copy_scenario(root))
+    jobs = [simulate.Job(k, simulate.game_seed(5, k), source, crews(source), ("random",) * 2,
                          False, str(root / "rec"), str(root / "crash")) for k in range(2)]
     return root, simulate.run_games(jobs)
 
@@ -134,10 +145,10 @@ def simulate_source(path: Path) -> Any:
     return scenario_source(str(path))
 
 
-def crews() -> Any:
+def crews(source: Any) -> Any:
     from game.sim.sources import crews_source
 
-    return tuple(crews_source(["vultures", "wolves"]))
+    return tuple(crews_source(source.crew_names, k_limit=source.k_limit))
 
 
 def test_records_embed_their_crews_and_replay_byte_for_byte(records: tuple[Path, list[dict[str, Any]]],
@@ -156,10 +167,10 @@ def test_records_embed_their_crews_and_replay_byte_for_byte(records: tuple[Path,
     for r in results:
         rec = load_record(r["record"])
         data = rec.to_json()
-        assert data["version"] == 3 and [c["side"] for c in data["crews"] or []] == ["vultures", "wolves"]
+        assert data["version"] == 3 and [c["side"] for c in data["crews"] or []] == ["military", "independents"]
         done = replay_record(rec, where=r["record"])  # checks the log SHA-256 of the seal: byte for byte
         assert done.checked and len(done.events) == r["events"]
-    assert built == ["vultures", "wolves"] * len(results)  # the crews came from the embedded documents
+    assert built == ["military", "independents"] * len(results)  # the crews came from the embedded documents
 
 
 def test_an_edited_embedded_roster_is_refused(records: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
@@ -170,33 +181,33 @@ def test_an_edited_embedded_roster_is_refused(records: tuple[Path, list[dict[str
         Record.from_json(data, where="edited.json")
 
 
-def test_an_edited_map_or_scenario_file_is_refused(records: tuple[Path, list[dict[str, Any]]],
-                                                    tmp_path: Path) -> None:
+def test_an_edited_map_or_scenario_file_is_refused(records: tuple[Path, list[dict[str, Any]]]) -> None:
     root, results = records
     rec = load_record(results[1]["record"])
-    scen_file = tmp_path / "scenario.toml"
-    scen_file.write_text("name = 'x'\n")
-    from game.core.record import file_sha256
-
-    rec.scenario_file, rec.scenario_sha256 = str(scen_file), file_sha256(scen_file)
+    assert rec.scenario_file is not None and rec.scenario_file.endswith(f"{SCEN}.toml") and rec.scenario_sha256
     replay_record(rec)  # unchanged: replays
-    scen_file.write_text("name = 'y'\n")
-    with pytest.raises(RecordError, match=r"scenario_file.*SHA-256.*original scenario file"):
-        replay_record(rec)
-    rec.scenario_file = None
-    tmx = root / f"{SCEN}.tmx"
-    tmx.write_text(tmx.read_text() + "<!-- edited -->\n")
-    with pytest.raises(RecordError, match=r"map .* has SHA-256"):
-        replay_record(rec)
+    scen_file, tmx = root / f"{SCEN}.toml", root / f"{SCEN}.tmx"
+    scen_text, tmx_text = scen_file.read_text(), tmx.read_text()
+    try:
+        scen_file.write_text(scen_text.replace("turn_limit = 7", "turn_limit = 6"))
+        with pytest.raises(RecordError, match=r"scenario_file.*SHA-256.*original scenario file"):
+            replay_record(rec)
+        scen_file.write_text(scen_text)
+        tmx.write_text(tmx_text + "<!-- edited -->\n")
+        with pytest.raises(RecordError, match=r"map .* has SHA-256"):
+            replay_record(rec)
+    finally:
+        scen_file.write_text(scen_text)
+        tmx.write_text(tmx_text)
 
 
 def test_a_scenario_named_or_given_as_a_file_is_one_source() -> None:
     from game.sim.sources import SourceError, known_scenarios, scenario_source
 
-    assert known_scenarios()[:3] == ["crossroads-blyatsk", "chernya-woods", "ishikhov"]
-    assert scenario_source("ishikhov") == scenario_source("maps/ishikhov.tmx") == scenario_source(
-        str(MAPS / "ishikhov.tmx"))
-    assert (scenario_source("ishikhov").tl, scenario_source(SCEN).tl) == (2, 1)  # Game Three TL2; Game One TL0 -> 1
-    assert scenario_source(SCEN).path is None and scenario_source(SCEN).sha256 is None  # a built-in map demo
-    with pytest.raises(SourceError, match="known: crossroads-blyatsk, chernya-woods, ishikhov"):
+    assert known_scenarios() == ("chernya-woods", "crossroads-blyatsk", "ishikhov")
+    assert scenario_source("ishikhov") == scenario_source("scenarios/ishikhov.toml") == scenario_source(
+        str(REPO_ROOT / "scenarios" / "ishikhov.toml"))
+    assert (scenario_source("ishikhov").tl, scenario_source(SCEN).tl) == (2, 0)  # Game Three TL2, Game One TL0
+    assert scenario_source(SCEN).path == SCEN_FILE and len(scenario_source(SCEN).sha256) == 64
+    with pytest.raises(SourceError, match="crossroads-blyatsk"):
         scenario_source("blyatsk")
