@@ -11,6 +11,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("game.sim.demo_cli", "play a seeded demo game between two random-legal crews and print the log"),
     "simulate": ("game.sim.simulate_cli", "play many seeded games of a scenario headless and sum up what happened"),
     "replay": ("game.sim.replay_cli", "re-play a game record and print its log; refuse a cut or edited record"),
+    "check-crew": ("game.crews.check_cli",
+                   "check crew roster files against the format and PART 7's starting-crew rules; --list the shipped"),
     "check-map": ("game.maps.lint", "lint Tiled maps: report every problem with object id and name"),
     "check-scenario": ("game.scenarios.check_cli", "check scenario files: report every problem with its field"),
     "render-map": ("game.render.picture", "draw a map (and overlays) to a PNG"),

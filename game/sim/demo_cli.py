@@ -8,7 +8,7 @@ import sys
 
 from game.core.battlefield import Battlefield
 from game.core.events import describe
-from game.core.record import atomic_write_text
+from game.core.record import RecordCrew, atomic_write_text
 from game.core.rules import Scenario, map_demo, scenario
 from game.core.rules.demos import zone_map_demo
 from game.sim.loop import play
@@ -40,6 +40,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "hostiles, more actions (MISSION-8.2.TL)")
     p.add_argument("--no-hotspots", action="store_true",
                    help="with --map: no locations, the crews alone (the map demo before Zone Hostiles)")
+    p.add_argument("--scenario", metavar="NAME|FILE",
+                   help="play a scenario instead: a shipped one (crossroads-blyatsk, chernya-woods, ishikhov: Red "
+                        "Gypsy 3's games) or a scenario file (docs/scenarios.md), by its default starter crews")
+    p.add_argument("--crews", metavar="A,B",
+                   help="with --scenario: the crews, starter crew names or roster files, one per deployment zone")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,6 +61,32 @@ def run(args: argparse.Namespace) -> int:
         return fail(COMMAND, "--tl", f"{args.tl} is not a Threat Level a demo plays; use 1, 2 or 3 (MISSION-8.2.TL)")
     bf: Battlefield | None = None
     scen: Scenario = scenario("open-table-demo")
+    scenario_file: tuple[str, str] | None = None
+    crews: list[RecordCrew] | None = None
+    if args.crews is not None and args.scenario is None:
+        return fail(COMMAND, "--crews", "needs --scenario (the open-table and map demos play their demo crews)")
+    if args.scenario is not None:
+        if args.map is not None or args.tl is not None or args.no_hotspots:
+            return fail(COMMAND, "--scenario", "a scenario names its own map and Threat Level: drop --map, --tl and "
+                                               "--no-hotspots")
+        from game.sim.sources import SourceError, crews_source, scenario_source
+
+        try:
+            source = scenario_source(args.scenario)
+        except SourceError as exc:
+            return fail(COMMAND, "--scenario", " ".join(str(exc).split()))
+        names = [x.strip() for x in args.crews.split(",") if x.strip()] if args.crews else list(source.crew_names)
+        if len(names) != len(source.crew_names):
+            return fail(COMMAND, "--crews", f"{len(names)} crew(s) given; {source.name} is played by "
+                                            f"{len(source.crew_names)}, e.g. --crews {','.join(source.crew_names)}")
+        try:
+            loaded = crews_source(names, k_limit=source.k_limit)
+            scen, bf = source.build(loaded)
+        except SourceError as exc:
+            return fail(COMMAND, "--crews", " ".join(str(exc).split()))
+        overrides = {**dict(source.settings), **overrides}
+        scenario_file = (source.path, source.sha256)
+        crews = [c.record(spec.side) for c, spec in zip(loaded, scen.crews, strict=True)]
     if args.map is not None:
         from game.maps.loader import MapError, load_map
 
@@ -76,7 +107,9 @@ def run(args: argparse.Namespace) -> int:
         from game.referee.zone import ZoneChecker
 
         checker = ZoneChecker(overrides)
-    _, record, events = play(scen, agents, args.seed, settings=overrides, battlefield=bf, observer=checker)
+    _, record, events = play(scen, agents, args.seed, settings=overrides, battlefield=bf, observer=checker,
+                             scenario_file=scenario_file[0] if scenario_file else None,
+                             scenario_sha256=scenario_file[1] if scenario_file else None, crews=crews)
     for e in events:
         print(e.line() if args.json else describe(e))
     if args.record is not None:

@@ -162,10 +162,24 @@ def summarise(state: GameState, events: list[Event]) -> dict[str, Any]:
             count["equipment_rolls"] += int(d.get("equipment_rolls", 0) or 0)
             count["anomalies"] += bool(d.get("anomaly"))
         elif e.type == "medkit":
-            count["medkits"] += 1
+            who = "hostile" if side_of.get(d.get("applier", ""), "") in hostile else "crew"
+            count[f"{who}_medkits"] += 1
+        elif e.type == "artifact":
+            count["artifacts"] += 1
+        elif e.type == "anomaly_check_failed":
+            count["anomaly_failed"] += 1
+        elif e.type == "anomaly_discharge":
+            count["discharges"] += 1
+        elif e.type == "equipment_found":
+            count["items_found"] += 1
         elif e.type in ("electric_juice", "smoke", "bolt_toss", "inspect"):
             count[e.type] += 1
     locs = list(state.locations.values())
+    report = end.get("locations") or {}
+    kinds = {x.id: x.kind for x in locs}
+
+    def of(key: str, kind: str) -> int:
+        return sum(1 for i in report.get(key, ()) if kinds.get(i) == kind)
     return {
         "end_reason": str(end.get("reason", state.phase.value)),
         "end_rules": [r for r in next((e.rules for e in reversed(events) if e.type == "mission_end"), ())
@@ -178,9 +192,12 @@ def summarise(state: GameState, events: list[Event]) -> dict[str, Any]:
         "wiped_out": wiped,
         "casualties": casualties,
         "locations": {"hotspots": sum(1 for x in locs if x.kind == "hotspot"),
-                      "triggered": sum(1 for x in locs if x.triggered),
-                      "cleared": sum(1 for x in locs if x.cleared),
-                      "searched": sum(1 for x in locs if x.searched)},
+                      "triggered": of("triggered", "hotspot"), "cleared": of("cleared", "hotspot"),
+                      "searched": of("searched", "hotspot"),
+                      "objective_triggered": of("triggered", "objective"),
+                      "objective_cleared": of("cleared", "objective"),
+                      "anomalies": len(report.get("anomalies", ())),
+                      "artifacts_taken": len(report.get("artifacts_taken", ()))},
         "salvage_carried": {side: sum(int(i.get("value", 0)) for m in state.models.values() if m.side == side
                                       for i in getattr(m, "salvage", ())) for side in crews},
         "mission_end_salvage": end.get("salvage"),

@@ -197,8 +197,9 @@ def aggregate_results(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
                   "histogram": dict(sorted(Counter(turns).items()))},
         "casualties": {side: {f: sum(r["casualties"].get(side, {}).get(f, 0) for r in done)
                               for f in ("survived", "ooa", "dead", "absent")} for side in crews},
-        "locations": {k: sum(r["locations"][k] for r in done) for k in ("hotspots", "triggered", "cleared",
-                                                                          "searched")},
+        "locations": {k: sum(r["locations"][k] for r in done) for k in (
+            "hotspots", "triggered", "cleared", "searched", "objective_triggered", "objective_cleared", "anomalies",
+            "artifacts_taken")},
         "salvage_carried": {side: sum(r["salvage_carried"].get(side, 0) for r in done) for side in crews},
         "counts": dict(sorted(counts.items())),
         "decisions": sum(r.get("decisions") or 0 for r in done),
@@ -235,17 +236,23 @@ def report_lines(agg: dict[str, Any], results: Sequence[dict[str, Any]], *, chec
     loc = agg["locations"]
     lines.append(f"Hot Spots: {_per(loc['hotspots'], n)}; triggered {_per(loc['triggered'], n)}, "
                  f"cleared {_per(loc['cleared'], n)}, searched {_per(loc['searched'], n)}")
+    lines.append(f"Mission Objective: triggered {_rate(loc['objective_triggered'], n)}, cleared "
+                 f"{_rate(loc['objective_cleared'], n)}, completed {_rate(agg['objective_done'], n)}")
     lines.append(f"salvage: search actions {_per(c.get('search_actions', 0), n)}, searches done "
                  f"{_per(c.get('searches', 0), n)}, salvage rolls {_per(c.get('salvage_rolls', 0), n)}, value found "
                  f"{_per(c.get('salvage_value', 0), n)}, equipment rolls {_per(c.get('equipment_rolls', 0), n)}, "
-                 f"anomalies {_per(c.get('anomalies', 0), n)}; carried at the end: "
+                 f"items found {_per(c.get('items_found', 0), n)}; carried at the end: "
                  + ", ".join(f"{s} {_per(v, n)}" for s, v in agg["salvage_carried"].items()))
+    lines.append(f"anomalies: present {_per(loc['anomalies'], n)}, checks failed "
+                 f"{_per(c.get('anomaly_failed', 0), n)}, discharges {_per(c.get('discharges', 0), n)}, artifacts "
+                 f"{_per(c.get('artifacts', 0), n)}")
     lines.append(f"hostiles: spawns {_per(c.get('spawns', 0), n)} ({_per(c.get('spawned_models', 0), n)} models), "
                  f"pre-placed units {_per(c.get('placed', 0), n)}, ranged attacks "
-                 f"{_per(c.get('hostile_ranged', 0), n)}, melee rounds {_per(c.get('hostile_melee', 0), n)}")
+                 f"{_per(c.get('hostile_ranged', 0), n)}, melee rounds {_per(c.get('hostile_melee', 0), n)}, grenades "
+                 f"{_per(c.get('hostile_blast', 0), n)}, Med-Kits {_per(c.get('hostile_medkits', 0), n)}")
     lines.append(f"crews: ranged attacks {_per(c.get('crew_ranged', 0), n)}, melee rounds "
                  f"{_per(c.get('crew_melee', 0), n)}, grenades and blasts {_per(c.get('crew_blast', 0), n)}, "
-                 f"Med-Kits {_per(c.get('medkits', 0), n)}, Electric Juice {_per(c.get('electric_juice', 0), n)}, "
+                 f"Med-Kits {_per(c.get('crew_medkits', 0), n)}, Electric Juice {_per(c.get('electric_juice', 0), n)}, "
                  f"decisions {_per(agg['decisions'], n)}")
     for r in results:
         if r["crashed"]:

@@ -1,12 +1,16 @@
-"""`python -m game.crews check|list` (docs/crews.md): legal rosters exit 0, a roster with problems 1 (every problem
+"""`zona-alfa check-crew [--list]` (docs/crews.md): legal rosters exit 0, a roster with problems 1 (every problem
 with its field on stderr), an unknown name or missing file 2; never a traceback."""
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from game.crews.__main__ import main
+from game.cli import main as cli_main
 from tests.paths import REPO_ROOT
+
+
+def main(argv: list[str]) -> int:
+    return cli_main(["check-crew", *(a for a in argv if a != "check")])
 
 
 def test_check_exit_codes(capsys) -> None:
@@ -22,8 +26,9 @@ def test_check_exit_codes(capsys) -> None:
 
 
 def test_list_and_no_traceback() -> None:
-    r = subprocess.run([sys.executable, "-m", "game.crews", "check", "tests/fixtures/crews/bad/not-toml.toml"],
+    r = subprocess.run([sys.executable, "-m", "game", "check-crew", "tests/fixtures/crews/bad/not-toml.toml"],
                        cwd=REPO_ROOT, capture_output=True, text=True)
     assert r.returncode == 1 and "Traceback" not in r.stderr and "not valid TOML" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "game.crews", "list"], cwd=REPO_ROOT, capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "game", "check-crew", "--list"], cwd=REPO_ROOT, capture_output=True,
+                       text=True)
     assert r.returncode == 0 and len(r.stdout.splitlines()) == 12

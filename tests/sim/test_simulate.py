@@ -211,3 +211,32 @@ def test_a_scenario_named_or_given_as_a_file_is_one_source() -> None:
     assert scenario_source(SCEN).path == SCEN_FILE and len(scenario_source(SCEN).sha256) == 64
     with pytest.raises(SourceError, match="crossroads-blyatsk"):
         scenario_source("blyatsk")
+
+
+def test_demo_plays_a_scenario_by_name_or_file_and_its_record_replays(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    rec = tmp_path / "g2.json"
+    code, out, err = run(["demo", "--scenario", "chernya-woods", "--seed", "2", "--record", str(rec)], capsys)
+    assert code == 0, err
+    assert out.startswith("setup: Walk in the Chernya Woods (chernya-woods)") and "Big Nikolai" in out
+    assert "=== Mission over at turn" in out
+    again = run(["demo", "--scenario", "scenarios/chernya-woods.toml", "--seed", "2"], capsys)
+    assert again == (0, out, "")  # the name and the file are one scenario
+    data = json.loads(rec.read_text())
+    assert data["scenario_file"] == "scenarios/chernya-woods.toml" and len(data["crews"]) == 2
+    assert run(["replay", str(rec)], capsys)[1] == out
+
+
+@pytest.mark.parametrize(("argv", "names"), [
+    (["--scenario", "nosuch"], ("--scenario", "crossroads-blyatsk")),
+    (["--scenario", "ishikhov", "--map", "maps/ishikhov.tmx"], ("--scenario", "drop --map")),
+    (["--crews", "military,bandits"], ("--crews", "needs --scenario")),
+    (["--scenario", "ishikhov", "--crews", "military"], ("--crews", "played by 2")),
+    (["--scenario", "crossroads-blyatsk", "--crews", "military,bandits-14k"], ("--crews", "14K")),
+])
+def test_demo_refuses_bad_scenario_arguments(argv: list[str], names: tuple[str, ...],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["demo", *argv], capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    for name in names:
+        assert name in err, (name, err)

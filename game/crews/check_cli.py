@@ -1,5 +1,5 @@
-"""`python -m game.crews list` and `python -m game.crews check NAME|FILE... [--k-limit K] [--set key=value]`: list
-the shipped starter crews, or check roster files against the format and the starting-crew rules of PART 7 and
+"""`zona-alfa check-crew [--list] NAME|FILE... [--k-limit K] [--set key=value]`: list the shipped starter crews,
+or check roster files against the format and the starting-crew rules of PART 7 and
 print every problem with its field (docs/crews.md). Exit 0 all legal, 1 a roster has problems, 2 bad usage or a
 name/path that names no roster file; never a traceback."""
 from __future__ import annotations
@@ -14,29 +14,33 @@ from game.crews.loader import known_crews, load_crew
 from game.crews.roster import CrewFileError
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m game.crews", description="List or check crew roster files.")
-    sub = p.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="the shipped starter crews")
-    c = sub.add_parser("check", help="check roster files or shipped crew names")
-    c.add_argument("crews", nargs="+", metavar="NAME|FILE")
-    c.add_argument("--k-limit", type=int, default=None, help="check against this K limit instead of the roster's")
-    c.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a house setting override")
-    return p
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("crews", nargs="*", metavar="NAME|FILE", help="roster files or shipped crew names to check")
+    p.add_argument("--list", action="store_true", help="list the shipped starter crews")
+    p.add_argument("--k-limit", type=int, default=None, help="check against this K limit instead of the roster's")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a house setting override")
+    p.epilog = "exit status: 0 every roster is legal, 1 a roster has problems, 2 a name or path that names no roster"
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    if args.command == "list":
+def run(args: argparse.Namespace) -> int:
+    if args.list:
         for name in known_crews():
             c = load_crew(name)
             crew = c.doc["crew"]
             print(f"{name}: {crew['name']} ({crew['faction']}, {crew['k_limit']}K, {len(c.spec.models)} models)")
-        return 0
+        if not args.crews:
+            return 0
+    if not args.crews:
+        print("zona-alfa check-crew: NAME|FILE: which roster? give a roster file or a crew name "
+              f"({', '.join(known_crews())}), or --list", file=sys.stderr)
+        return 2
+    if args.k_limit is not None and not 1 <= args.k_limit <= 100:
+        print(f"zona-alfa check-crew: --k-limit: {args.k_limit} is out of range; give 1 to 100", file=sys.stderr)
+        return 2
     try:
         settings = Settings.from_options(args.set)
     except SettingsError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"zona-alfa check-crew: --set: {exc}", file=sys.stderr)
         return 2
     catalog = load_catalog(settings)
     worst = 0
@@ -54,7 +58,3 @@ def main(argv: list[str] | None = None) -> int:
               f"{khrabrost(c.doc, catalog)}K of {args.k_limit or crew['k_limit']}K, {len(c.spec.models)} models, "
               f"sha256 {c.sha256[:12]})")
     return worst
-
-
-if __name__ == "__main__":
-    sys.exit(main())
