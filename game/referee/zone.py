@@ -94,6 +94,7 @@ Interpretations (to reconcile with the Zone agent, game/ai/zone/, which follows 
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -170,7 +171,7 @@ class ZoneChecker:
         phase = before.phase if before is not None else self._phase
         if before is not None:
             self._judge(j, before, decision, events, after)
-        self._remember(phase, decision, events, after)
+        self._remember(phase, decision, events, after, before)
         for unit, rule, ok, happened, allowed in self.memory.compare(after):
             j.check(rule, unit, ok, happened, allowed)
         self._phase = after.phase
@@ -196,9 +197,13 @@ class ZoneChecker:
                 unit, defender, p_a, p_b = got
                 self._chances[(unit, defender)] = (p_a, p_b)
 
-    def _remember(self, phase: Phase | None, decision: Action, events: list[Event], after: GameState) -> None:
-        """The referee's memory from this decision (interpretations 1-3)."""
+    def _remember(self, phase: Phase | None, decision: Action, events: list[Event], after: GameState,
+                  before: GameState | None = None) -> None:
+        """The referee's memory from this decision (interpretations 1-3). The check after the unit's action sees the
+        table as that action left it: when the action also ended the turn, before the turn's smoke expired
+        (TURN-9 runs after the check, `_as_acted`)."""
         mem = self.memory
+        acted = _as_acted(before, events, after)
         actor = None
         if phase is Phase.ACTION and type(decision).__name__ in UNIT_ACTIONS:
             actor = getattr(decision, "unit", None)
@@ -220,12 +225,12 @@ class ZoneChecker:
             elif e.type == "activation_end" and is_hostile(after, str(e.data["unit"])):
                 unit = str(e.data["unit"])
                 if self._pending == unit:
-                    mem.check(after, unit)
+                    mem.check(acted, unit)
                     self._pending = None
                 mem.end(after, unit)
         if self._pending is not None and after.phase not in RESOLVING:
             if after.phase is not Phase.MISSION_END:
-                mem.check(after, self._pending)
+                mem.check(acted, self._pending)
             self._pending = None
         sp = after.spawning
         if after.phase is Phase.SPAWN_MOVE and sp is not None and sp.pending:
@@ -240,3 +245,17 @@ class ZoneChecker:
         `ai.hostile_vs_hostile`)."""
         return is_crew_model(state, attacker) or (self.tune.hostile_vs_hostile and is_hostile(
             state, state.models[attacker].unit))
+
+
+def _as_acted(before: GameState | None, events: list[Event], after: GameState) -> GameState:
+    """The state an AI-D.02 check after an action sees: `after`, except that when the decision also ended the turn
+    (a `turn_end` among its events), the smoke clouds that expired at that turn end still stand (the engine checks
+    right after the action, before TURN-9's expiry). Without the state before the decision, `after` itself."""
+    if before is None or not any(e.type == "turn_end" for e in events):
+        return after
+    gone = [c for c in before.smoke if c not in after.smoke]
+    if not gone:
+        return after
+    view = copy.copy(after)
+    view.smoke = [*after.smoke, *gone]
+    return view

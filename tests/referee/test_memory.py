@@ -63,3 +63,27 @@ def test_a_checker_started_mid_game_takes_the_engine_memory_as_its_start() -> No
     t.activate(B)
     late = ZoneChecker.from_state(t.st)
     assert late.memory.of(B).lock == "c1" and late.memory.of(B).last_known == (18.0, 24.0)
+
+
+def test_the_check_after_a_turn_ending_action_sees_the_smoke_before_it_expires() -> None:
+    """AI-D.02: the engine checks a hostile right after its action, before TURN-9 lets the turn's smoke expire; the
+    referee judged that check on the state after the turn end (smoke gone, the target suddenly visible) and
+    reported 109 false lock violations in 100 Game Two games. Game 3 of `simulate chernya-woods --seed 1`: camp-bandit-2
+    Rallies as the turn's last action while a smoke cloud hides its locked target."""
+    from game.ai.random_agent import RandomAgent
+    from game.referee.zone import ZoneChecker
+    from game.sim.loop import play
+    from game.sim.simulate import game_seed
+    from game.sim.sources import crews_source, scenario_source
+
+    seed = game_seed(1, 2)
+    assert seed == 13090933462879803735
+    src = scenario_source("chernya-woods")
+    scen, bf = src.build(crews_source(src.crew_names, k_limit=src.k_limit))
+    settings = dict(src.settings)
+    checker = ZoneChecker(settings)
+    _, _, events = play(scen, {c.side: RandomAgent(seed * 1000 + i) for i, c in enumerate(scen.crews)}, seed,
+                        settings=settings, battlefield=bf, observer=checker)
+    assert any(e.type == "turn_end" and e.data["smoke_expired"] for e in events)
+    assert checker.report.checks["AI-D.02"] > 1000
+    assert checker.report.violations == [], [v.text() for v in checker.report.violations[:3]]
