@@ -142,16 +142,18 @@ def meets(before: GameState, after: GameState, unit: str, lead: str, target: str
 
 def _progress(before: GameState, lead: str, target: str, end: tuple[float, float, float],
               cands: CandidateSet | None = None) -> float:
-    """AI-D.06 progress of the lead's end. When no path is found from the end (the search can refuse a route that
-    grazes another base by a few hundredths of an inch) the end's progress as the candidate set measured it is used,
-    if the end is one of its points (the core's cost fields reach every end as shortest_path would)."""
-    m = before.models[lead]
-    start = pathdist(before, lead, (m.x, m.y, m.z), target)
-    there = pathdist(before, lead, end, target)
-    if math.isfinite(start) and not math.isfinite(there) and cands is not None:
+    """AI-D.06 progress of the lead's end. When the end is one of the candidate set's points, its progress as the
+    candidate set measured it (the best progress the end is compared with is the candidate set's too: like with
+    like; a separate shortest_path from the end can come out longer, e.g. routed around a pack-mate's base that the
+    core's cost fields measure past, or refused for grazing a base by a few hundredths of an inch); otherwise the
+    path distance to the target from the start minus that from the end."""
+    if cands is not None:
         same = [c.progress for c in cands.kept if abs(c.x - end[0]) <= 1e-6 and abs(c.y - end[1]) <= 1e-6]
         if same and math.isfinite(same[0]):
             return same[0]
+    m = before.models[lead]
+    start = pathdist(before, lead, (m.x, m.y, m.z), target)
+    there = pathdist(before, lead, end, target)
     if not math.isfinite(start) or not math.isfinite(there):
         return -math.inf
     return start - there
