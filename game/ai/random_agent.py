@@ -49,7 +49,7 @@ from game.core.actions import (
     Withdraw,
 )
 from game.core.battlefield import Base, Point3
-from game.core.geometry.movement.paths import shortest_path
+from game.core.geometry.movement.paths import PathResult, shortest_path
 from game.core.geometry.movement.reach import reach
 from game.core.geometry.polygon import polygon_bounds
 from game.core.geometry.terrain import LOW_OBSTACLE, Level, levels, pieces_at, walking_level
@@ -463,9 +463,8 @@ class RandomAgent:
             y = min(max(y, m.radius), st.table[1] - m.radius)
             yield ((round(x, 4), round(y, 4)),)
             return
-        res = shortest_path(st.battlefield, (m.x, m.y, m.z), goal, radius=m.radius, height=m.profile.height,
-                            others=_others(st, m), side=m.side, settings=settings_of(st))
-        if not res.found or len(res.points) < 2:
+        res = self._charge_path(st, m, goal)
+        if res is None or len(res.points) < 2:
             return
         if res.cost <= budget:
             yield _exact(res.waypoints)
@@ -474,6 +473,24 @@ class RandomAgent:
             cut = _cut(res.points, reach_of * share)
             if cut:
                 yield cut
+
+
+    def _charge_path(self, st: GameState, m: ModelState, goal: Point3) -> PathResult | None:
+        """The shortest legal path to `goal` (GEO-27), searched within growing budgets (the ellipse `shortest_path`
+        starts from, then twice and four times it), None when none of them holds one. `shortest_path` without a
+        budget would go on doubling its search area up to the whole table, and when enemy bases close every way
+        to the goal it searches the whole graph five or six times to learn that; a way to base contact that
+        costs more than four times the first area is no charge, so the agent stops there."""
+        direct = math.hypot(goal[0] - m.x, goal[1] - m.y)
+        first = max(1.25 * direct + 1.0, direct + 4.0)
+        for bound in (first, 2.0 * first, 4.0 * first):
+            res = shortest_path(st.battlefield, (m.x, m.y, m.z), goal, radius=m.radius, height=m.profile.height,
+                                others=_others(st, m), side=m.side, budget=bound, settings=settings_of(st))
+            if res.found:
+                return res
+            if not res.reason.startswith("no legal path costs"):
+                return None  # no budget makes it legal: the goal or the floors, or the found path refused
+        return None
 
 
 def _cut(points: Sequence[Point3], length: float) -> tuple[Point3, ...]:
