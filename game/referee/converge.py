@@ -58,6 +58,13 @@ def judge_converge(j: Judge, before: GameState, after: GameState, unit: str, act
     res = path_to(probe.state, lead.id, (lead.x, lead.y, lead.z), goal.point)
     left = math.hypot(lead.x - goal.point[0], lead.y - goal.point[1])
     now = res.cost if res.found else (left if left <= lead.radius + ARRIVE_GAP + 1e-6 else math.inf)
+    if not math.isfinite(now):
+        # No path found from the end (the search can refuse a route grazing a base by hundredths of an inch): an
+        # end on the shortest path from the start, `walked` along it, is goal.cost - walked from the goal (a sub-path
+        # of a shortest path is shortest).
+        walked = _along(goal.path, (lead.x, lead.y))
+        if walked is not None:
+            now = goal.cost - walked
     progress = goal.cost - now
     m = before.models[goal.lead]
     full = min(allowance_of(read_ctx(before), m, "own").inches, goal.cost - m.radius)
@@ -66,3 +73,18 @@ def judge_converge(j: Judge, before: GameState, after: GameState, unit: str, act
     j.check(RULE, unit, progress >= need - 1e-6,
             f"{goal.lead} ended {now:.2f}\" from {at} (progress {progress:.2f}\")",
             f"progress >= {need:.2f}\" along the shortest path toward {at} ({goal.cost:.2f}\" away)")
+
+
+def _along(path: tuple[tuple[float, float, float], ...] | list[tuple[float, float, float]],
+           p: tuple[float, float], tol: float = 1e-3) -> float | None:
+    """The arc length from the path's start to `p` when `p` lies on the polyline (within `tol`), else None."""
+    done = 0.0
+    for a, b in zip(path, path[1:], strict=False):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        seg = math.hypot(dx, dy)
+        if seg > 0.0:
+            t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (seg * seg)))
+            if math.hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1]) <= tol:
+                return done + t * seg
+        done += seg
+    return None

@@ -122,8 +122,9 @@ def do_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> int:
             counts[pick(ctx, len(pool))] += 1
         ctx.emit("hits_assigned", ("GAP-76",), shooter=m.id, assigned={x.id: c for x, c in zip(pool, counts,
                                                                                                strict=False) if c})
-        for victim, n in zip(pool, counts, strict=False):
-            if n:
+        for assigned, n in zip(pool, counts, strict=False):
+            victim = assigned if assigned.in_play or not n else _standing_in(ctx, assigned, pool, n)
+            if n and victim is not None:
                 sv = situation(ctx, m, victim, melee=False, into_melee=True)
                 take_hits(ctx, victim, n, numbers(ctx, m, victim, w, p, sv), sv, round_id=round_id, ranged=True,
                           attacker=m,
@@ -132,6 +133,19 @@ def do_ranged(ctx: Ctx, act: RangedAttack, m: ModelState, context: str) -> int:
         take_hits(ctx, t, hits, nums, s, round_id=round_id, ranged=True, what="armour saves", attacker=m,
                   rules=("COMBAT-4.1.SAVE",))
     return 2 if act.unload else 1
+
+
+def _standing_in(ctx: Ctx, victim: ModelState, pool: list[ModelState], hits: int) -> ModelState | None:
+    """GAP-76 / GAP-77: hits assigned to a model an earlier victim's Wounds already removed (a hit on a model of a
+    multi-model unit wounds the unit, closest model first) go to its unit: to a standing model of that unit in the
+    melee, else any standing model of it; with none left standing they are lost. One `hits_redirected` event."""
+    st = ctx.state
+    same = [x for x in pool if x.unit == victim.unit and x.in_play]
+    same += [st.models[x] for x in st.units[victim.unit].models if st.models[x].in_play and st.models[x] not in same]
+    to = same[0] if same else None
+    ctx.emit("hits_redirected", ("GAP-76", "GAP-77"), model=victim.id, unit=victim.unit, hits=hits,
+             to=to.id if to is not None else None)
+    return to
 
 
 # --- continuations ----------------------------------------------------------------------------------
