@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import cProfile
 import io
+import multiprocessing
 import os
 import pstats
 import time
@@ -39,11 +40,14 @@ def jobs(n: int, *, first: int = 1) -> list[Any]:
             for k in range(first, first + n)]
 
 
-def _warm() -> None:
-    """A worker's start-up: the table, its graphs and the kernels, by playing the warm-up game."""
+def _warm(barrier: Any = None) -> None:
+    """A worker's start-up: the table, its graphs and the kernels, by playing the warm-up game; with a barrier, it
+    then waits until every worker of the pool is warm (so none takes the others' first tasks while they warm up)."""
     from game.sim.simulate import play_one
 
     play_one(jobs(1, first=0)[0])
+    if barrier is not None:
+        barrier.wait(timeout=900)
 
 
 def _pid(pause: float) -> int:
@@ -60,7 +64,9 @@ def _play(job: Any) -> dict[str, Any]:
 def _on_workers(workers: int, work: Sequence[Any]) -> tuple[float, float, list[dict[str, Any]]]:
     """(start-up s, play s, results) of `work` on `workers` warm worker processes."""
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers, initializer=_warm) as pool:
+    mp = multiprocessing.get_context()
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp, initializer=_warm,
+                             initargs=(mp.Barrier(workers),)) as pool:
         pids = set(pool.map(_pid, [0.05] * (4 * workers)))
         startup = time.perf_counter() - t0
         t1 = time.perf_counter()
@@ -92,9 +98,9 @@ def run(quick: bool, say: Callable[[str], None], *, games: int | None = None, pa
 
     n = games if games is not None else (4 if quick else 16)
     work = jobs(n)
-    say(f"workload: {n} whole games of `zona-alfa simulate {SCENARIO} --seed 1` (games 1..{n}; the Zone map demo "
-        "at TL1: Hot Spots, Mission Objective, the Zone's agent; random-legal crews), each to its end; one process, "
-        "then one vs two warm worker processes")
+    say(f"workload: {n} whole games of `zona-alfa simulate {SCENARIO} --seed 1` (games 1..{n}: Red Gypsy 3 "
+        "Game One, its pre-placed dog packs and the BTR's zombies played by the Zone's agent, its starter crews by the "
+        "random-legal agent), each to its end; one process, then one vs two warm worker processes")
     t0 = time.perf_counter()
     _warm()
     startup = time.perf_counter() - t0
