@@ -231,16 +231,20 @@ def _crews(raw: object, where: str) -> list[RecordCrew] | None:
 
 def check_scenario_hash(record: Record, *, where: str = "record") -> None:
     """Loading a record whose scenario file changed fails and names both hashes (issue 15, item 6), as for maps."""
-    if record.scenario_file is None:
-        return
-    path = Path(record.scenario_file)
+    if record.scenario_file is not None:
+        _check_file(record.scenario_file, record.scenario_sha256, "scenario", f"{where}: field 'scenario_file': ")
+
+
+def _check_file(path_text: str, digest: str | None, kind: str, at: str) -> None:
+    """A file a record names (its map or scenario) must exist and, when the record gives its SHA-256, still have it:
+    RecordError (`at` + what is wrong) naming both hashes otherwise."""
+    path = Path(path_text)
     if not path.is_file():
-        raise RecordError(f"{where}: field 'scenario_file': scenario file {record.scenario_file} not found")
+        raise RecordError(f"{at}{kind} file {path_text} not found")
     actual = file_sha256(path)
-    if record.scenario_sha256 and actual != record.scenario_sha256:
-        raise RecordError(
-            f"{where}: field 'scenario_file': scenario {record.scenario_file} has SHA-256 {actual}, but the record "
-            f"was made on {record.scenario_sha256}; replay it with the original scenario file")
+    if digest and actual != digest:
+        raise RecordError(f"{at}{kind} {path_text} has SHA-256 {actual}, but the record was made on {digest}; "
+                          f"replay it with the original {kind} file")
 
 
 def _is_sha256(v: str) -> bool:
@@ -288,16 +292,8 @@ def file_sha256(path: str | Path) -> str:
 
 def check_map_hash(record: Record, *, where: str = "record") -> None:
     """Loading a record whose map file changed fails and names both hashes (issue 2, item 5)."""
-    if record.map_path is None:
-        return
-    path = Path(record.map_path)
-    if not path.exists():
-        raise RecordError(f"{where}: map file {record.map_path} not found")
-    actual = file_sha256(path)
-    if record.map_sha256 and actual != record.map_sha256:
-        raise RecordError(
-            f"{where}: map {record.map_path} has SHA-256 {actual}, but the record was made on {record.map_sha256}; "
-            "replay it with the original map file")
+    if record.map_path is not None:
+        _check_file(record.map_path, record.map_sha256, "map", f"{where}: ")
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

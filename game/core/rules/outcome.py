@@ -13,6 +13,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from game.core.rules.context import read_ctx
+from game.core.rules.scouting import cleared
 from game.core.state import GameState, LocationState, ModelState, SideKind
 
 VICTORY_RULES = ("SCEN-10.5.VICTORY", "POST-8.5.EARN")
@@ -161,10 +163,10 @@ def location_report(st: GameState) -> dict[str, list[str]]:
     """TURN-11: location ids: the Mission Objective(s), and those triggered, cleared (triggered and its own hostiles
     all out of play, GAP-53), searched, with an anomaly, and whose artifact was taken."""
     locs = list(st.locations.values())
+    ctx = read_ctx(st)
 
     def clear(loc: LocationState) -> bool:
-        return loc.triggered and (loc.force is None or not any(
-            m.in_play for m in st.models.values() if m.side == loc.force))
+        return loc.triggered and cleared(ctx, loc)
 
     return {"objectives": [x.id for x in locs if x.kind == "objective"],
             "triggered": [x.id for x in locs if x.triggered], "cleared": [x.id for x in locs if clear(x)],
