@@ -47,9 +47,18 @@ def _random_agent(seed: int) -> Any:
     return RandomAgent(seed)
 
 
+def _autopilot(level: str) -> Callable[[int], Any]:
+    def make(seed: int) -> Any:
+        from game.ai.autopilot import CrewAutopilot
+
+        return CrewAutopilot(seed, level)
+    return make
+
+
 # agent id -> factory(agent seed); the test suite adds a failing agent here (a seam, not a plug-in system)
-AGENTS: dict[str, Callable[[int], Any]] = {"random": _random_agent}
-NOT_BUILT = {"easy", "normal", "hard"}  # the crew autopilot of issue 15 part 3
+AGENTS: dict[str, Callable[[int], Any]] = {"random": _random_agent, "easy": _autopilot("easy"),
+                                           "normal": _autopilot("normal"), "hard": _autopilot("hard")}
+NOT_BUILT: set[str] = set()  # every agent id is built (the crew autopilot: game.ai.autopilot)
 
 
 @dataclass(frozen=True, slots=True)
