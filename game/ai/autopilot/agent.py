@@ -26,6 +26,7 @@ from game.ai.zone.attacks import parry_hits
 from game.core.actions import (
     Action,
     Activate,
+    Aim,
     Alert,
     ChooseFoundItem,
     ChooseHostileRoll,
@@ -39,6 +40,7 @@ from game.core.actions import (
     Interrupt,
     Parry,
     Rally,
+    RangedAttack,
     Reasoned,
     Reload,
     Search,
@@ -46,8 +48,9 @@ from game.core.actions import (
     UseItem,
 )
 from game.core.geometry.polygon import polygon_bounds
-from game.core.rules import eligible_units, remaining, validate
-from game.core.rules.context import read_ctx
+from game.core.odds.actions import attack_odds
+from game.core.rules import apply, eligible_units, remaining, validate
+from game.core.rules.context import NoDice, read_ctx
 from game.core.rules.flow import window_kits
 from game.core.rules.melee import parry_chances
 from game.core.rules.salvage import table_items
@@ -224,7 +227,32 @@ class CrewAutopilot:
 
     def _attack(self, st: GameState, uid: str, opts: list[Option], left: int) -> Action:
         pick = opts[1] if (self.level.slip and len(opts) > 1 and self.rng.random() < self.level.slip) else opts[0]
+        if self.level.aim and left >= 2 and isinstance(pick.action, RangedAttack):
+            aim = self._aim_first(st, uid, pick)
+            if aim is not None:
+                return aim
         return self._why(pick.action, pick.rule, "fight", pick.text, value=pick.value, **pick.numbers)
+
+    def _aim_first(self, st: GameState, uid: str, pick: Option) -> Action | None:
+        """CORE-3.3.AIM (hard): Aim first when the aimed shot (+1 CA, +1 Damage: its exact odds, taken on a copy of
+        the state with the Aim made) is worth more than two plain shots at the same target."""
+        shot = pick.action
+        assert isinstance(shot, RangedAttack)
+        if not _legal(st, Aim(uid)):
+            return None
+        trial = st.clone()
+        apply(trial, Aim(uid), NoDice())
+        try:
+            r = attack_odds(trial, shot).target_round
+        except IllegalAction:
+            return None
+        p1 = float(pick.numbers.get("p_ooa", 0.0))
+        aimed = float(r.p_ooa)
+        if aimed <= p1 + p1 * (1 - p1):  # two plain shots: the second only if the first did not put it out
+            return None
+        return self._why(Aim(uid), "CORE-3.3.AIM", "fight",
+                         f"aim before shooting {shot.target}: P(out) {aimed:.2f} aimed against {p1:.2f} a shot "
+                         f"({1 - (1 - p1) ** 2:.2f} for two)", p_aimed=round(aimed, 4), p_plain=round(p1, 4))
 
     def _chores(self, view: View, m: ModelState, uid: str) -> list[tuple[Action, str, str]]:
         """Things worth an action where the model stands: a search of a cleared location (MISSION-8.2.CLEARING), a
@@ -435,9 +463,6 @@ def _objective_point(view: View) -> tuple[float, float]:
 
 def _quick_shot(view: View, m: ModelState) -> float:
     """The value of m's best shot now at an enemy it sees in range (odds only; legality is checked when it acts)."""
-    from game.core.actions import RangedAttack
-    from game.core.odds.actions import attack_odds
-
     best = 0.0
     for t in view.foes:
         if not view.sees(m.id, t.id):
