@@ -281,9 +281,9 @@ def paired_outcomes(results: Sequence[dict[str, Any]], crews: Sequence[str]) -> 
     n = tally["W"] + tally["L"] + tally["D"]
     agent = str((results[0].get("agents") or {}).get(first, "?")) if results else "?"
     other = str((results[0].get("agents") or {}).get(second, "?")) if results else "?"
-    points = [sum({"W": 1.0, "D": 0.5}.get(x, 0.0) for x in (p["first"], p["swapped"])) for p in pairs]
+    points = [sum({"W": 2, "D": 1}.get(x, 0) for x in (p["first"], p["swapped"])) for p in pairs]  # half points
     return {"agent": agent, "opponent": other, "games": n, "wins": tally["W"], "losses": tally["L"],
             "draws": tally["D"], "crashed": tally["C"],
             "win_rate": Rate(tally["W"] + tally["D"] / 2, n).to_json(),
-            "pair_points": {str(p): points.count(p) for p in (2.0, 1.5, 1.0, 0.5, 0.0)},
+            "pair_points": {f"{p / 2:g}": points.count(p) for p in (4, 3, 2, 1, 0)},
             "pairs": pairs}
