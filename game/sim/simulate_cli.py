@@ -48,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"master seed, 0 to {SEED_MAX}; game k plays a seed derived from it and k (default 1)")
     p.add_argument("--crews", metavar="A,B", help="the crews, one per deployment zone (default: the scenario's)")
     p.add_argument("--agents", metavar="A,B",
-                   help=f"one agent id per crew: {', '.join(sorted(AGENTS))} (default {DEFAULT_AGENT})"
+                   help=f"one agent id per crew (default {DEFAULT_AGENT}): {', '.join(sorted(AGENTS))}"
                         + (f"; {'/'.join(sorted(NOT_BUILT))} come with the autopilot" if NOT_BUILT else ""))
     p.add_argument("--workers", type=_whole, default=1, metavar="W",
                    help=f"worker processes, 1 to {WORKERS_MAX} (the output does not depend on it)")
