@@ -267,7 +267,8 @@ def paired_outcomes(results: Sequence[dict[str, Any]], crews: Sequence[str]) -> 
     """Paired games (`--paired`): game 2k plays seed k with agent A on the first crew, game 2k + 1 the same seed with
     the agents swapped (crews and deployment zones stay). Agent A's wins, losses and draws over the games that
     ended, its win rate (wins + draws/2)/games with the Wilson 95% interval, and each seed's pair (A's result on
-    the first crew, then on the second)."""
+    the first crew, then on the second). An agent's stream follows its crew's place (seed * 1000 + crew index), so
+    an agent paired with itself plays the same game twice: 50% by construction, the side bias cancelled."""
     from game.sim.stats import Rate
 
     first, second = crews[0], crews[1]
