@@ -19,7 +19,8 @@ events it made. Nothing is cloned and nothing is written to the game. The counte
 * `grenades` thrown, `grenades_harmful` (those with Damage or an effect besides smoke: ARMORY-5.1.GRENADE-TABLE) and
   `grenades_hit_friend`: of those, the template touched (GEO-16: affected) a model of the thrower's side;
 * `activations`, `alerts` (Alert taken, CORE-3.3.ALERT), `pinned_activations` (the unit Pinned as it activated) and
-  `rallied_when_pinned` (it took a Rally in that activation, CORE-3.3.RALLY);
+  `rallied_when_pinned` (it took a Rally in that activation, CORE-3.3.RALLY; a Pinned unit may do nothing else,
+  COMBAT-4.4.PIN-LOCK, so the other choice is to end the activation still Pinned);
 * `triggers` (locations triggered, MISSION-8.2.TRIGGER) and `triggers_wounded` (by a model carrying a Wound).
 
 `RATES` names the rates the reports print: (label, numerator, denominator)."""
