@@ -230,6 +230,8 @@ def _mission_end(d: dict[str, Any]) -> str:
         name = crews.get(d["winner"], d["winner"])
         how = "completed the Mission Objective" if d.get("decided_by") == "objective" else "earned the most advances"
         verdict = f"{name} ({d['winner']}) win: {how}"
+    elif d.get("decided_by") == "solo":
+        verdict = "no winner: the crew alone did not complete the Mission Objective"
     elif "winner" in d:
         verdict = "a draw: no Mission Objective completed and the advances are level"
     else:

@@ -91,18 +91,21 @@ class ScenarioFile:
     rules: tuple[str, ...] = ()
     doc: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def build(self, crews: Sequence[CrewSpec] | None = None) -> tuple[Scenario, Battlefield]:
+    def build(self, crews: Sequence[CrewSpec] | None = None, *, solo: bool = False) -> tuple[Scenario, Battlefield]:
         """The Scenario with these crews, one per deployment zone in order (TURN-4); ScenarioError when their number
         differs from the zones', a crew cannot fit its zone or is over the K limit (ZONE-8.1.PARITY). `crews`
-        None: the default crews, which game.crews loads (the caller passes them; this package does not import it)."""
+        None: the default crews, which game.crews loads (the caller passes them; this package does not import it).
+        `solo`: exactly one crew, against the Zone alone, in the first zone; the other zones stay empty
+        (docs/scenarios.md, SCEN-10.5.VICTORY with one crew)."""
         if crews is None:
             raise ScenarioError([Problem(self.path, "crews", "no crews were given to build with",
                                          f"the caller loads the default crews {', '.join(self.crew_names)} "
                                          "(game.crews) or others and passes them")])
         c = Collector(self.path)
-        check_crews(c, self, crews)
+        check_crews(c, self, crews, solo=solo)
         c.raise_if_any()
-        placed = tuple(replace(crew, zone=d.zone) for crew, d in zip(crews, self.deployment, strict=True))
+        zones = self.deployment[:1] if solo else self.deployment
+        placed = tuple(replace(crew, zone=d.zone) for crew, d in zip(crews, zones, strict=True))
         scen = Scenario(self.id, self.name, (self.battlefield.width, self.battlefield.height), (), placed,
                         turn_limit=self.turn_limit, notes=self.notes,
                         extra={"victory": self.victory, "tl": self.tl, "settings": dict(self.settings)},
@@ -112,16 +115,21 @@ class ScenarioFile:
         return scen, self.battlefield
 
 
-def check_crews(c: Collector, sf: ScenarioFile, crews: Sequence[CrewSpec]) -> None:
-    """One crew per deployment zone; each crew fits its zone (its bases' squares, 1" apart at most, within the
-    zone's area: "a deployment zone too small for the crew"); each within the K limit (ZONE-8.1.PARITY)."""
-    if len(crews) != len(sf.deployment):
+def check_crews(c: Collector, sf: ScenarioFile, crews: Sequence[CrewSpec], *, solo: bool = False) -> None:
+    """One crew per deployment zone (`solo`: one crew, in the first zone); each crew fits its zone (its bases'
+    squares, 1" apart at most, within the zone's area: "a deployment zone too small for the crew"); each within the
+    K limit (ZONE-8.1.PARITY)."""
+    zones = sf.deployment[:1] if solo else sf.deployment
+    if solo and len(crews) != 1:
+        c.add("crews", f"{len(crews)} crew(s) given for a solo game", "one crew, against the Zone alone")
+        return
+    if len(crews) != len(zones):
         c.add("crews", f"{len(crews)} crew(s) given for {len(sf.deployment)} deployment zone(s)",
               "one crew per [[deployment]] zone")
         return
     settings = Settings(dict(sf.settings), where=sf.path)
     catalog = load_catalog(settings)
-    for i, (crew, d) in enumerate(zip(crews, sf.deployment, strict=True)):
+    for i, (crew, d) in enumerate(zip(crews, zones, strict=True)):
         try:
             profiles = [build_profile(catalog, m) for m in crew.models]
         except (KeyError, ValueError) as exc:

@@ -190,7 +190,7 @@ def scenario_of(record: Record, where: str) -> tuple[Scenario, Battlefield]:
         sf = scenario_file(record.scenario_file, record.scenario_sha256)
         specs = [crew_from_doc(c.doc, side=c.side, zone="", where=f"{where}: field 'crews[{k}]'")
                  for k, c in enumerate(record.crews)]
-        scen, bf = sf.build(specs)
+        scen, bf = sf.build(specs, solo=len(specs) == 1 < len(sf.deployment))  # a solo game embeds one crew
     except SourceError as exc:
         raise RecordError(f"{where}: {_first_line(exc)}") from None
     except ValueError as exc:  # ScenarioError: the embedded crews no longer fit the scenario

@@ -27,6 +27,7 @@ from game.core.battlefield import Battlefield
 from game.core.events import Event
 from game.core.record import Record, atomic_write_text
 from game.core.state import GameState, SideKind
+from game.sim.behaviour import Behaviour
 from game.sim.sources import CrewSource, ScenarioSource
 
 GAMES_MAX = 100_000
@@ -59,6 +60,7 @@ def _autopilot(level: str) -> Callable[[int], Any]:
 AGENTS: dict[str, Callable[[int], Any]] = {"random": _random_agent, "easy": _autopilot("easy"),
                                            "normal": _autopilot("normal"), "hard": _autopilot("hard")}
 NOT_BUILT: set[str] = set()  # every agent id is built (the crew autopilot: game.ai.autopilot)
+DEFAULT_AGENT = "normal"  # the agent of every crew not given one (simulate): the crew autopilot at normal
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,8 @@ class Job:
     records: str | None  # folder to write every record to (None: only crashed games' records, to `crash_dir`)
     crash_dir: str
     settings: dict[str, Any] = field(default_factory=dict)
+    solo: bool = False  # one crew against the Zone alone, in the scenario's first deployment zone (docs/scenarios.md)
+    pair: int | None = None  # --paired: the seed's index k (games 2k and 2k + 1 play it, the agents swapped)
 
 
 def table_of(source: ScenarioSource) -> Battlefield:
@@ -88,19 +92,20 @@ def play_one(job: Job) -> dict[str, Any]:
 
     bf = table_of(job.scenario)
     clear_query_caches(bf)  # the per-query sight memo is pure, but need not grow across games
-    scen, bf = job.scenario.build(job.crews, battlefield=bf)
-    agents = {c.side: AGENTS[a](job.seed * 1000 + i) for i, (c, a) in enumerate(zip(scen.crews, job.agents,
-                                                                                       strict=True))}
+    scen, bf = job.scenario.build(job.crews, battlefield=bf, solo=job.solo)
     checker = None
     if job.check:
         from game.referee.zone import ZoneChecker
 
         checker = ZoneChecker(game_settings(job))
+    watch = Behaviour([c.side for c in scen.crews], inner=checker)
+    agents = {c.side: watch.wrap(AGENTS[a](job.seed * 1000 + i))
+              for i, (c, a) in enumerate(zip(scen.crews, job.agents, strict=True))}
     crashed: list[tuple[Record, BaseException, Action | None]] = []
     record_crews = [c.record(spec.side) for c, spec in zip(job.crews, scen.crews, strict=True)]
     try:
         state, record, events = play(scen, agents, job.seed, settings=game_settings(job), battlefield=bf,
-                                     observer=checker, max_decisions=MAX_DECISIONS,
+                                     observer=watch, max_decisions=MAX_DECISIONS,
                                      scenario_file=job.scenario.path, scenario_sha256=job.scenario.sha256,
                                      crews=record_crews, on_crash=lambda r, e, a: crashed.append((r, e, a)))
     except Exception as exc:  # noqa: BLE001 - a crashed game is a finding to report with its record, never hidden
@@ -108,13 +113,19 @@ def play_one(job: Job) -> dict[str, Any]:
         action = crashed[0][2] if crashed else None
         path = _write(rec, job, crash=True) if rec is not None else None
         text = " ".join(str(exc).split())[:300]
-        return {"index": job.index, "seed": job.seed, "crashed": True,
+        return {"index": job.index, "seed": job.seed, "crashed": True, "agents": dict(zip(
+                    (c.side for c in scen.crews), job.agents, strict=True)), **({"pair": job.pair} if job.pair
+                                                                                 is not None else {}),
                 "error": f"{type(exc).__name__}: {text}", "decisions": len(rec.actions) if rec else None,
                 "action": action.to_json() if action is not None else None, "record": path,
                 "checks": dict(checker.report.checks) if checker else {},
                 "violations": [v.text() for v in checker.report.violations] if checker else []}
     summary = summarise(state, events)
-    summary.update(index=job.index, seed=job.seed, crashed=False, decisions=len(record.actions))
+    summary.update(index=job.index, seed=job.seed, crashed=False, decisions=len(record.actions),
+                   agents={c.side: a for c, a in zip(scen.crews, job.agents, strict=True)},
+                   behaviour=watch.counts())
+    if job.pair is not None:
+        summary["pair"] = job.pair
     if checker is not None:
         summary["checks"] = dict(checker.report.checks)
         summary["violations"] = [v.text() for v in checker.report.violations]
@@ -198,6 +209,7 @@ def summarise(state: GameState, events: list[Event]) -> dict[str, Any]:
         "draw": bool(end.get("draw", False)),
         "decided_by": end.get("decided_by"),
         "objective_done": any(bool(a.get("objective")) for a in (end.get("advances") or {}).values()),
+        "objective_by": next((s for s, a in (end.get("advances") or {}).items() if a.get("objective")), None),
         "wiped_out": wiped,
         "casualties": casualties,
         "locations": {"hotspots": sum(1 for x in locs if x.kind == "hotspot"),
@@ -225,3 +237,63 @@ def run_games(jobs: Sequence[Job], workers: int = 1) -> list[dict[str, Any]]:
 
 def default_crash_dir() -> str:
     return os.path.join(".", "simulate-crashes")
+
+
+# -- behaviour rates and paired games (issue 16) ------------------------------------------------------------------
+def behaviour_totals(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The behaviour counters (game.sim.behaviour) of the games that ended, summed per crew side and per agent id
+    (an agent's totals cover every crew it played), with each rate of `behaviour.RATES` as num/den and its Wilson
+    95% interval."""
+    from game.sim.behaviour import COUNTERS, RATES
+    from game.sim.stats import Rate
+
+    by_side: dict[str, Counter[str]] = {}
+    by_agent: dict[str, Counter[str]] = {}
+    for r in results:
+        if r["crashed"]:
+            continue
+        for side, c in (r.get("behaviour") or {}).items():
+            by_side.setdefault(side, Counter()).update(c)
+            by_agent.setdefault(str((r.get("agents") or {}).get(side, "?")), Counter()).update(c)
+
+    def block(c: Counter[str]) -> dict[str, Any]:
+        return {"counts": {k: int(c[k]) for k in COUNTERS},
+                "rates": {label: Rate(c[num], c[den]).to_json() for label, num, den in RATES}}
+    return {"sides": {s: block(c) for s, c in sorted(by_side.items())},
+            "agents": {a: block(c) for a, c in sorted(by_agent.items())}}
+
+
+def outcome_of(result: dict[str, Any], agent_side: str) -> str:
+    """W, L or D for the crew `agent_side` in one game's summary; C when the game crashed."""
+    if result["crashed"]:
+        return "C"
+    if result["winner"] is None:
+        return "D"
+    return "W" if result["winner"] == agent_side else "L"
+
+
+def paired_outcomes(results: Sequence[dict[str, Any]], crews: Sequence[str]) -> dict[str, Any]:
+    """Paired games (`--paired`): game 2k plays seed k with agent A on the first crew, game 2k + 1 the same seed with
+    the agents swapped (crews and deployment zones stay). Agent A's wins, losses and draws over the games that
+    ended, its win rate (wins + draws/2)/games with the Wilson 95% interval, and each seed's pair (A's result on
+    the first crew, then on the second). An agent's stream follows its crew's place (seed * 1000 + crew index), so
+    an agent paired with itself plays the same game twice: 50% by construction, the side bias cancelled."""
+    from game.sim.stats import Rate
+
+    first, second = crews[0], crews[1]
+    pairs = []
+    tally: Counter[str] = Counter()
+    for k in range(0, len(results) - 1, 2):
+        a, b = results[k], results[k + 1]
+        one, two = outcome_of(a, first), outcome_of(b, second)
+        tally.update((one, two))
+        pairs.append({"pair": k // 2, "seed": a["seed"], "first": one, "swapped": two})
+    n = tally["W"] + tally["L"] + tally["D"]
+    agent = str((results[0].get("agents") or {}).get(first, "?")) if results else "?"
+    other = str((results[0].get("agents") or {}).get(second, "?")) if results else "?"
+    points = [sum({"W": 2, "D": 1}.get(x, 0) for x in (p["first"], p["swapped"])) for p in pairs]  # half points
+    return {"agent": agent, "opponent": other, "games": n, "wins": tally["W"], "losses": tally["L"],
+            "draws": tally["D"], "crashed": tally["C"],
+            "win_rate": Rate(tally["W"] + tally["D"] / 2, n).to_json(),
+            "pair_points": {f"{p / 2:g}": points.count(p) for p in (4, 3, 2, 1, 0)},
+            "pairs": pairs}

@@ -17,19 +17,24 @@ from pathlib import Path
 from typing import Any
 
 from game.core.record import atomic_write_text
+from game.sim.behaviour import RATES
 from game.sim.options import SEED_MAX, fail, one_line, output_problem, seed_arg
 from game.sim.simulate import (
     AGENTS,
+    DEFAULT_AGENT,
     GAMES_MAX,
     NOT_BUILT,
     WORKERS_MAX,
     Job,
+    behaviour_totals,
     default_crash_dir,
     game_seed,
+    paired_outcomes,
     play_one,
     table_of,
 )
 from game.sim.sources import SourceError, crews_source, known_scenarios, scenario_source
+from game.sim.stats import Rate
 
 COMMAND = "simulate"
 
@@ -43,7 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"master seed, 0 to {SEED_MAX}; game k plays a seed derived from it and k (default 1)")
     p.add_argument("--crews", metavar="A,B", help="the crews, one per deployment zone (default: the scenario's)")
     p.add_argument("--agents", metavar="A,B",
-                   help="one agent id per crew: random (default); easy/normal/hard come with the autopilot")
+                   help=f"one agent id per crew (default {DEFAULT_AGENT}): {', '.join(sorted(AGENTS))}"
+                        + (f"; {'/'.join(sorted(NOT_BUILT))} come with the autopilot" if NOT_BUILT else ""))
     p.add_argument("--workers", type=_whole, default=1, metavar="W",
                    help=f"worker processes, 1 to {WORKERS_MAX} (the output does not depend on it)")
     p.add_argument("--check", action="store_true",
@@ -53,6 +59,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--records", metavar="DIR",
                    help="write every game's record to DIR (game-00001.json, ...); without it only a crashed "
                         "game's record is written (to ./simulate-crashes)")
+    p.add_argument("--paired", action="store_true",
+                   help="paired games: each seed is played twice, the agents A,B swapped between the crews (crews "
+                        "and deployment zones stay); --games N is the number of games (even); reports agent A's "
+                        "win rate with its Wilson 95%% interval")
+    p.add_argument("--solo", action="store_true",
+                   help="one crew against the Zone alone: the scenario's first crew (or the one --crews names) in "
+                        "its first deployment zone, the other zones empty")
 
 
 def _whole(text: str) -> int:
@@ -69,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
     jobs, header = problem
     results = _play(jobs, args.workers)
     aggregate = aggregate_results(results)
+    if args.paired:
+        aggregate["paired"] = paired_outcomes(results, [c.spec.side for c in jobs[0].crews])
     for line in header + report_lines(aggregate, results, check=args.check):
         print(line)
     if args.json is not None:
@@ -100,21 +115,28 @@ def _check(args: argparse.Namespace) -> tuple[list[Job], list[str]] | int:
     except SourceError as exc:
         return fail(COMMAND, "SCENARIO" if args.scenario_opt is None else "--scenario", str(exc))
     crew_names = _list(args.crews) if args.crews is not None else list(source.crew_names)
-    if len(crew_names) != len(source.crew_names):
+    if args.solo and args.crews is None:
+        crew_names = crew_names[:1]
+    if problem := _mode_problem(args, crew_names, len(source.crew_names)):
+        return fail(COMMAND, *problem)
+    if not args.solo and len(crew_names) != len(source.crew_names):
         return fail(COMMAND, "--crews", f"{len(crew_names)} crew(s) given; {source.name} is played by "
                                         f"{len(source.crew_names)} (one per deployment zone), e.g. "
-                                        f"--crews {','.join(source.crew_names)}")
+                                        f"--crews {','.join(source.crew_names)}; or --solo with one crew")
     try:
         crews = crews_source(crew_names, k_limit=source.k_limit)
     except SourceError as exc:
         return fail(COMMAND, "--crews", str(exc))
-    agents = _list(args.agents) if args.agents is not None else ["random"] * len(crews)
+    agents = _list(args.agents) if args.agents is not None else [DEFAULT_AGENT] * len(crews)
     if len(agents) != len(crews):
-        return fail(COMMAND, "--agents", f"{len(agents)} agent id(s) for {len(crews)} crews; give one per crew, "
-                                         f"e.g. --agents {','.join(['random'] * len(crews))}")
+        return fail(COMMAND, "--agents", f"{len(agents)} agent id(s) for {len(crews)} crew(s); give one per crew"
+                                         + (" (--paired: agents A,B, swapped between the crews)" if args.paired
+                                            else "")
+                                         + f", e.g. --agents {','.join([DEFAULT_AGENT] * len(crews))}")
     for a in agents:
         if a in NOT_BUILT:
-            return fail(COMMAND, "--agents", f"{a!r} is not built yet (issue 15 part 3 / autopilot); use random")
+            return fail(COMMAND, "--agents", f"{a!r} is not built yet (issue 15 part 3 / autopilot); use "
+                                             f"{', '.join(sorted(AGENTS))}")
         if a not in AGENTS:
             return fail(COMMAND, "--agents", f"unknown agent {a!r}; known: {', '.join(sorted(AGENTS))}")
     for opt, path in (("--json", args.json),):
@@ -129,18 +151,44 @@ def _check(args: argparse.Namespace) -> tuple[list[Job], list[str]] | int:
         if not folder.exists() and not folder.parent.is_dir():
             return fail(COMMAND, "--records", f"the folder {folder.parent} does not exist; create it first")
     try:
-        scen, _ = source.build(crews, battlefield=table_of(source))
+        scen, _ = source.build(crews, battlefield=table_of(source), solo=args.solo)
     except SourceError as exc:
         return fail(COMMAND, "SCENARIO", str(exc))
     except (ValueError, KeyError) as exc:
         return fail(COMMAND, "--crews", one_line(str(exc)))
-    jobs = [Job(k, game_seed(args.seed, k), source, tuple(crews), tuple(agents), bool(args.check), args.records,
-                default_crash_dir()) for k in range(args.games)]
+    if args.paired:  # seed k twice: agents A,B then B,A (docs: the crews and their zones stay)
+        jobs = [Job(k, game_seed(args.seed, k // 2), source, tuple(crews),
+                    tuple(agents if k % 2 == 0 else agents[::-1]), bool(args.check), args.records,
+                    default_crash_dir(), pair=k // 2) for k in range(args.games)]
+    else:
+        jobs = [Job(k, game_seed(args.seed, k), source, tuple(crews), tuple(agents), bool(args.check), args.records,
+                    default_crash_dir(), solo=bool(args.solo)) for k in range(args.games)]
     header = [f"zona-alfa simulate: {scen.name} ({source.name}, scenario {scen.id}), {args.games} game(s), master "
               f"seed {args.seed}" + (", every hostile decision checked" if args.check else ""),
               "crews: " + ", ".join(f"{c.name} ({spec.name}, agent {a})"
                                     for c, spec, a in zip(crews, scen.crews, agents, strict=True))]
+    if args.paired:
+        header.append(f"paired: {args.games // 2} seed(s), each played twice: agent {agents[0]} on "
+                      f"{scen.crews[0].side} against {agents[1]}, then the agents swapped (the crews keep their "
+                      "deployment zones)")
+    if args.solo:
+        header.append(f"solo: {scen.crews[0].name} alone against the Zone in {scen.crews[0].zone}; the other "
+                      "deployment zones stay empty; it wins by completing the Mission Objective (SCEN-10.5.VICTORY)")
     return jobs, header
+
+
+def _mode_problem(args: argparse.Namespace, crew_names: list[str], zones: int) -> tuple[str, str] | None:
+    """--paired and --solo against the rest: (argument, what is wrong and what is allowed), or None."""
+    if args.paired and args.solo:
+        return "--paired", "paired games need two crews; --solo plays one: give one of them"
+    if args.solo and len(crew_names) != 1:
+        return "--crews", f"{len(crew_names)} crews given with --solo; a solo game is one crew against the Zone"
+    if args.paired and zones != 2:
+        return "--paired", f"paired games swap two agents between two crews; this scenario has {zones} crews"
+    if args.paired and args.games % 2:
+        return "--games", (f"{args.games} is odd; with --paired every seed is played twice, so give an even number "
+                           "of games")
+    return None
 
 
 def _list(text: str) -> list[str]:
@@ -190,8 +238,10 @@ def aggregate_results(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "end_reasons": dict(sorted(Counter(f"{r['end_reason']} ({'/'.join(r['end_rules']) or '?'})"
                                            for r in done).items())),
         "objective_done": sum(1 for r in done if r["objective_done"]),
+        "objective_by": {side: sum(1 for r in done if r.get("objective_by") == side) for side in crews},
         "winner": {side: sum(1 for r in done if r["winner"] == side) for side in crews},
-        "draws": sum(1 for r in done if r["winner"] is None),
+        "draws": sum(1 for r in done if r["draw"]),
+        "no_winner": sum(1 for r in done if r["winner"] is None and not r["draw"]),
         "wiped_out": {side: sum(1 for r in done if side in r["wiped_out"]) for side in crews},
         "turns": {"total": sum(turns), "min": min(turns, default=0), "max": max(turns, default=0),
                   "histogram": dict(sorted(Counter(turns).items()))},
@@ -205,11 +255,26 @@ def aggregate_results(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "decisions": sum(r.get("decisions") or 0 for r in done),
         "checks": dict(sorted(checks.items())),
         "violations": violations,
+        "behaviour": behaviour_totals(results),
+        "by_agent": _by_agent(done),
     }
 
 
-def _rate(n: int, games: int) -> str:
-    return f"{n} ({100.0 * n / games:.1f}%)" if games else str(n)
+def _by_agent(done: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per agent id: the games it played a crew in, won, and whose Mission Objective its crew completed."""
+    out: dict[str, Counter[str]] = {}
+    for r in done:
+        for side, a in (r.get("agents") or {}).items():
+            c = out.setdefault(a, Counter())
+            c["crews"] += 1
+            c["wins"] += r["winner"] == side
+            c["objective"] += r.get("objective_by") == side
+    return {a: {k: int(c[k]) for k in ("crews", "wins", "objective")} for a, c in sorted(out.items())}
+
+
+def _rate(n: float, games: int) -> str:
+    """`n/games (p%, 95% CI lo-hi%)`: every proportion the report prints carries its Wilson interval."""
+    return Rate(n, games).text()
 
 
 def _per(n: int, games: int) -> str:
@@ -227,12 +292,20 @@ def report_lines(agg: dict[str, Any], results: Sequence[dict[str, Any]], *, chec
         lines.append(f"turns: mean {agg['turns']['total'] / n:.2f}, min {agg['turns']['min']}, max "
                      f"{agg['turns']['max']}; by turn: "
                      + ", ".join(f"{t}: {k}" for t, k in agg["turns"]["histogram"].items()))
-    lines.append(f"objective done: {_rate(agg['objective_done'], n)}")
+    lines.append(f"objective done: {_rate(agg['objective_done'], n)}; by crew: "
+                 + ", ".join(f"{s} {_rate(v, n)}" for s, v in agg["objective_by"].items()))
     lines.append("winner: " + ", ".join(f"{s} {_rate(v, n)}" for s, v in agg["winner"].items())
-                 + f", draw {_rate(agg['draws'], n)}")
+                 + f", draw {_rate(agg['draws'], n)}"
+                 + (f", no winner (solo, objective not completed) {_rate(agg['no_winner'], n)}"
+                    if agg["no_winner"] else ""))
     lines.append("crews wiped out: " + ", ".join(f"{s} {_rate(v, n)}" for s, v in agg["wiped_out"].items()))
     for side, fates in agg["casualties"].items():
-        lines.append(f"casualties {side}: " + ", ".join(f"{f} {_per(v, n)}" for f, v in fates.items()))
+        fielded = sum(fates.values())
+        lines.append(f"casualties {side}: " + ", ".join(f"{f} {_per(v, n)}" for f, v in fates.items())
+                     + f"; models lost (Out of Action or dead) {_rate(fates['ooa'] + fates['dead'], fielded)}")
+    for a, played in agg["by_agent"].items():
+        lines.append(f"agent {a}: crews played {played['crews']}, won {_rate(played['wins'], played['crews'])}, "
+                     f"objective completed {_rate(played['objective'], played['crews'])}")
     loc = agg["locations"]
     lines.append(f"Hot Spots: {_per(loc['hotspots'], n)}; triggered {_per(loc['triggered'], n)}, "
                  f"cleared {_per(loc['cleared'], n)}, searched {_per(loc['searched'], n)}")
@@ -254,6 +327,9 @@ def report_lines(agg: dict[str, Any], results: Sequence[dict[str, Any]], *, chec
                  f"{_per(c.get('crew_melee', 0), n)}, grenades and blasts {_per(c.get('crew_blast', 0), n)}, "
                  f"Med-Kits {_per(c.get('crew_medkits', 0), n)}, Electric Juice {_per(c.get('electric_juice', 0), n)}, "
                  f"decisions {_per(agg['decisions'], n)}")
+    lines += behaviour_lines(agg["behaviour"], paired="paired" in agg)
+    if "paired" in agg:
+        lines += paired_lines(agg["paired"])
     for r in results:
         if r["crashed"]:
             lines.append(f"CRASHED game {r['index'] + 1} (seed {r['seed']}) at decision #{(r['decisions'] or 0) + 1}: "
@@ -264,3 +340,29 @@ def report_lines(agg: dict[str, Any], results: Sequence[dict[str, Any]], *, chec
         lines += [f"  {rule}: {k}" for rule, k in agg["checks"].items()]
         lines += [f"VIOLATION {v}" for v in agg["violations"]]
     return lines
+
+
+def behaviour_lines(totals: dict[str, Any], *, paired: bool) -> list[str]:
+    """One line per crew side (per agent id in paired games, where each agent plays both crews): the behaviour
+    counts per game and every rate of `behaviour.RATES` with its numerator, denominator and Wilson interval."""
+    lines = []
+    blocks = totals["agents"] if paired else totals["sides"]
+    for who, b in blocks.items():
+        c = b["counts"]
+        rates = "; ".join(f"{label} {Rate(c[num], c[den]).text()}" for label, num, den in RATES)
+        lines.append(f"behaviour {'agent ' if paired else ''}{who}: shots {c['shots']}, attacks {c['attacks']}, "
+                     f"Med-Kits on a friend {c['medkit_ally']}, objective search actions "
+                     f"{c['objective_search_actions']}, grenades {c['grenades']}; {rates}")
+    return lines
+
+
+def paired_lines(p: dict[str, Any]) -> list[str]:
+    """Agent A's record over the paired games, its win rate with the interval, and each seed's pair."""
+    pp = p["pair_points"]
+    return [f"paired: agent {p['agent']} against {p['opponent']}: {p['games']} game(s): won {p['wins']}, lost "
+            f"{p['losses']}, drew {p['draws']}" + (f", crashed {p['crashed']}" if p["crashed"] else "")
+            + f"; win rate (wins + draws/2)/games {Rate(p['win_rate']['num'], p['win_rate']['den']).text()} "
+              "(Wilson score interval)",
+            f"paired: points of {p['agent']} per seed (out of 2): " + ", ".join(f"{k}: {v}" for k, v in pp.items()),
+            f"paired: each seed's games (agent {p['agent']} on the first crew, then on the second; W won, L lost, D "
+            "draw, C crashed): " + " ".join(f"{q['first']}{q['swapped']}" for q in p["pairs"])]

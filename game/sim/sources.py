@@ -89,15 +89,15 @@ class ScenarioSource:
     def file(self) -> ScenarioFile:
         return scenario_file(self.path, self.sha256)
 
-    def build(self, crews: Sequence[CrewSource], battlefield: Battlefield | None = None) -> tuple[Scenario,
-                                                                                                    Battlefield]:
+    def build(self, crews: Sequence[CrewSource], battlefield: Battlefield | None = None, *,
+              solo: bool = False) -> tuple[Scenario, Battlefield]:
         """The Scenario with `crews` on the scenario's table (the process's loaded copy: `battlefield`, if given,
-        must be that copy, as `table_of` returns it)."""
+        must be that copy, as `table_of` returns it); `solo`: one crew against the Zone alone (first zone)."""
         sf = self.file()
         if battlefield is not None and battlefield is not sf.battlefield:
             raise ValueError("ScenarioSource.build: pass the scenario's own table (ScenarioSource.table())")
         try:
-            return sf.build([c.spec for c in crews])
+            return sf.build([c.spec for c in crews], solo=solo)
         except ScenarioError as exc:
             raise SourceError(str(exc)) from None
 

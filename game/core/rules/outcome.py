@@ -133,9 +133,10 @@ def mission_result(st: GameState, *, victory: str = "objective_then_advances",
                    objectives: Collection[str] = ()) -> dict[str, Any]:
     """SCEN-10.5.VICTORY (`scen.victory`=objective_then_advances): the crew that completed the Mission Objective
     wins; otherwise the crew with the most advances earned this mission (POST-8.5.EARN); a tie for the most is a
-    draw. Returns the plain-JSON fields the mission_end event carries: winner (a side id or None), draw,
-    decided_by ("objective", "advances" or "tie"), why (a sentence), advances {side: {...}}, crews {side: name},
-    victory."""
+    draw. A crew playing alone against the Zone (a solo game) has no one to out-earn: it wins by completing the
+    Mission Objective and otherwise does not win, and there is no draw (decided_by "solo"). Returns the plain-JSON
+    fields the mission_end event carries: winner (a side id or None), draw, decided_by ("objective", "advances",
+    "tie" or "solo"), why (a sentence), advances {side: {...}}, crews {side: name}, victory."""
     if victory != "objective_then_advances":
         raise ValueError(f"scen.victory={victory!r}: the engine knows only 'objective_then_advances' "
                          "(SCEN-10.5.VICTORY)")
@@ -144,6 +145,13 @@ def mission_result(st: GameState, *, victory: str = "objective_then_advances",
     earned = {s: advances_earned(st, s, objectives=objectives) for s in sides}
     by_mo = [s for s in sides if earned[s].objective]
     winner: str | None = None
+    if len(sides) == 1:  # SCEN-10.5.VICTORY with one crew: the objective, or no winner
+        done = bool(by_mo)
+        winner, decided_by = (sides[0], "objective") if done else (None, "solo")
+        why = (f"{names[sides[0]]} played alone against the Zone and "
+               f"{'completed' if done else 'did not complete'} the Mission Objective")
+        return {"winner": winner, "draw": False, "decided_by": decided_by, "why": why,
+                "advances": {s: earned[s].to_json() for s in sides}, "crews": names, "victory": victory}
     if len(by_mo) == 1:
         winner, decided_by = by_mo[0], "objective"
         why = f"{names[winner]} completed the Mission Objective"
