@@ -11,6 +11,7 @@ from game.core.events import describe
 from game.core.record import RecordCrew, atomic_write_text
 from game.core.rules import Scenario, map_demo, scenario
 from game.core.rules.demos import zone_map_demo
+from game.scenarios.generate_cli import add_generate_arguments, generated_scenario
 from game.sim.loop import play
 from game.sim.options import SEED_MAX, fail, output_problem, seed_arg
 
@@ -45,6 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "Gypsy 3's games) or a scenario file (docs/scenarios.md), by its default starter crews")
     p.add_argument("--crews", metavar="A,B",
                    help="with --scenario: the crews, starter crew names or roster files, one per deployment zone")
+    add_generate_arguments(p, tl=False)  # --generate --table T [--out FILE]; --tl N is the mission's TL with it
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,6 +55,14 @@ def run(args: argparse.Namespace) -> int:
     overrides = _overrides(args.set)
     if isinstance(overrides, int):
         return overrides
+    if args.generate and (args.map is not None or args.no_hotspots):  # a generated mission: a file scenario
+        return fail(COMMAND, "--generate", "a generated mission names its own table (--table): drop --map and "
+                                           "--no-hotspots")
+    generated = generated_scenario(COMMAND, args, args.scenario, own_tl=False)  # --seed seeds the mission too
+    if isinstance(generated, int):
+        return generated
+    if generated is not None:
+        args.scenario, args.tl = generated, None
     if args.no_hotspots and args.map is None:
         return fail(COMMAND, "--no-hotspots", "only means something with --map (the open table has no locations)")
     if args.tl is not None and (args.map is None or args.no_hotspots):
