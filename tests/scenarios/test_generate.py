@@ -378,3 +378,14 @@ def test_a_table_without_anchors_is_refused_naming_those_that_qualify(tmp_path: 
     monkeypatch.chdir(tmp_path)
     assert cli.main(["generate-mission", "--seed", "1", "--table", "bare"]) == 2
     assert capsys.readouterr().err.startswith("zona-alfa generate-mission: --table: bare has no anchors")
+
+
+@pytest.mark.setting("mapgen.hotspots.min_gap")
+def test_the_map_demos_placement_refuses_a_min_gap_it_does_not_play() -> None:
+    """game.core.rules.hotspots (map demos, `hotspots = "generate"`) keeps 6": another gap is refused, not ignored."""
+    from game.core.rules.hotspots import demo_locations
+
+    bf = gen.load_table("sandbox")
+    assert len(demo_locations(bf, 1, settings=Settings({"mapgen.hotspots.min_gap": 6.0}))) == 2
+    with pytest.raises(ValueError, match="min_gap is 8; .* 6\" apart only"):
+        demo_locations(bf, 1, settings=Settings({"mapgen.hotspots.min_gap": 8.0}))
