@@ -24,7 +24,7 @@ objective (`[objective.task]`, CORE-3.4, Difficulty = TL, 2 actions) that some c
 (HOSTILE-8.3.ALT-DEPLOY: the location is triggered, no roll); the MO is completed by the Search a crew model makes
 once every model of that force is out (MISSION-8.2.CLEARING: the engine refuses the Search before). Deliver, Defend,
 Protect, Escort, Steal: not played (no rule of RULES.md says what success is), so never chosen.
-Crews: the starter crews `military` and `independents` (the K limit of their rosters, 12)."""
+Crews: the starter crews `military` and `independents` and the K limit of their rosters (12, `crews_k_limit`)."""
 from __future__ import annotations
 
 import enum
@@ -48,6 +48,7 @@ from game.core.rules.hotspots import MIRROR_TOLERANCE_IN, Mirror, MirrorKind
 from game.core.rules.locations import HOSTILE_TABLE
 from game.core.rules.spawn import HOSTILE_IDS
 from game.core.settings import Settings
+from game.crews import load_crew
 from game.maps.loader import MapError, load_map
 
 RULES = ("CAMPAIGN-9.1.MISSION-TABLE", "MISSION-8.2.TL", "MISSION-8.2.TURN-LIMIT", "MISSION-8.2.HOTSPOT-COUNT",
@@ -201,6 +202,12 @@ def mission_rng(seed: int, table: str) -> random.Random:
 def shipped_tables() -> tuple[str, ...]:
     """The shipped tables (maps/*.tmx) by name."""
     return tuple(sorted(p.stem for p in MAP_DIR.glob("*.tmx")))
+
+
+@functools.cache
+def crews_k_limit() -> int:
+    """The K limit of the default crews: the largest of their rosters' own (ZONE-8.1.PARITY; 12 for the starters)."""
+    return max(int(load_crew(name).doc["crew"]["k_limit"]) for name in CREWS)
 
 
 @functools.lru_cache(maxsize=16)
@@ -543,8 +550,8 @@ def _toml(m: GeneratedMission, bf: Battlefield, zones: tuple[Zone, Zone], mo: An
     item_id, item_name = ITEMS[m.prompt[1]]
     r = m.rolls
     left_out = [v for v in m.prompt[0].split("/") if VERBS[v] is None]
-    action_note = (f"action D6 {', '.join(map(str, r['action']))} (rows 2 Defend/Protect and 6 Escort/Steal have "
-                   "no played verb and are rolled again)" if len(r["action"]) > 1 else f"action D6 {r['action'][0]}")
+    action_note = (f"action D6 {', '.join(map(str, r['action']))} (2 and 6 rolled again: no played verb)"
+                   if len(r["action"]) > 1 else f"action D6 {r['action'][0]}")
     verb_note = (f"{m.verb} (D2 = {r['verb'][0]} of {m.prompt[0]})" if len(_played(m.prompt[0])) > 1 else
                  f"{m.verb} ({', '.join(left_out)} is not played by this version, docs/scenarios.md)")
     lines = [
@@ -552,8 +559,8 @@ def _toml(m: GeneratedMission, bf: Battlefield, zones: tuple[Zone, Zone], mo: An
         f"{m.table}" + (f" --tl {m.tl}" if m.tl_given else ""),
         "# The same command writes this file again byte for byte. Edit freely: it is an ordinary scenario file",
         "# (docs/scenarios.md, \"Generated missions\"); check it with zona-alfa check-scenario FILE.",
-        f"# Prompt: {action_note}, item D6 {r['item'][0]}, location D6 {r['location'][0]} -> "
-        f"{' - '.join(m.prompt)}.",
+        f"# Prompt: {action_note}, item D6 {r['item'][0]}, location D6 {r['location'][0]}",
+        f"# -> {' - '.join(m.prompt)}.",
         f"# Verb: {verb_note}: {_verb_note(m.verb)}.",
         "format = \"zona-alfa-scenario\"",
         "version = 1",
@@ -564,10 +571,11 @@ def _toml(m: GeneratedMission, bf: Battlefield, zones: tuple[Zone, Zone], mo: An
         _commented(f"turn_limit = {m.turn_limit}",
                    f"{m.turn_limit - r['turn_limit'][0]} + D3 (D3 = {r['turn_limit'][0]}) on a {_num(bf.width)}\"x"
                    f"{_num(bf.height)}\" table (MISSION-8.2.TURN-LIMIT)"),
-        _commented("k_limit = 12", "the starter crews' K limit (ZONE-8.1.PARITY)"),
+        _commented(f"k_limit = {crews_k_limit()}", "the starter crews' K limit (ZONE-8.1.PARITY)"),
         f"crews = [{', '.join(_q(c) for c in CREWS)}]",
         "victory = \"objective_then_advances\"",
-        f"rules = [{', '.join(_q(x) for x in _rules(m))}]",
+        "rules = [" + ", ".join(_q(x) for x in _rules(m)[:4]) + ",",
+        "         " + ", ".join(_q(x) for x in _rules(m)[4:]) + "]",
         f"notes = {_q(_notes(m))}",
     ]
     lines += ["", f"# GAP-118: {len(m.hotspots)} Hot Spots (2 x TL) in mirror pairs "
@@ -600,7 +608,7 @@ def _toml(m: GeneratedMission, bf: Battlefield, zones: tuple[Zone, Zone], mo: An
     lines += ["", "[objective.loot]", f"items = [{_q(item_id)}]",
               _commented("tl_roll = true", "the MO's free TL Salvage roll (MISSION-8.2.OBJECTIVE)")]
     if m.mechanic is Mechanic.TASK:
-        task = ("repairing the " if m.verb == "Repair" else "sabotaging the ") + m.prompt[1]
+        task = f"the {m.verb.lower()} ({m.prompt[1]})"
         lines += ["", "# CORE-3.4: every crew is barred from the Search until some model completes this task (no item "
                   "spares it).", "[objective.task]", f"difficulty = {m.tl}", f"actions = {TASK_ACTIONS}",
                   f"name = {_q(task)}"]
@@ -634,12 +642,12 @@ def _objective_name(m: GeneratedMission) -> str:
 
 def _notes(m: GeneratedMission) -> str:
     what = {"Retrieve": "Find the {item} and bring it out.",
-            "Investigate": "Investigate what happened to the {item}: a thorough Search (2 actions).",
+            "Investigate": "Investigate the objective (a Search of 2 actions) for the {item}.",
             "Locate": "Locate the {item}: a Search with a free Skill Check (Difficulty 1).",
-            "Repair": "Repair the {item} (a Complex Task), then Search it.",
-            "Sabotage": "Sabotage the {item} (a Complex Task), then Search what is left.",
-            "Eliminate": "Eliminate the force guarding the {item}, then Search the place.",
-            "Hunt": "Hunt down the force round the {item}, then Search the place."}[m.verb]
+            "Repair": "Repair (a Complex Task at the objective), then Search it for the {item}.",
+            "Sabotage": "Sabotage (a Complex Task at the objective), then Search it for the {item}.",
+            "Eliminate": "Eliminate the force at the objective, then Search it for the {item}.",
+            "Hunt": "Hunt down the force at the objective, then Search it for the {item}."}[m.verb]
     return f"{m.prompt[2]}. " + what.format(item=m.prompt[1])
 
 
