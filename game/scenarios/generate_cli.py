@@ -1,6 +1,7 @@
 """`zona-alfa generate-mission --seed S --table T [--tl N] [--out FILE]`: roll a mission on the Mission Table
 (CAMPAIGN-9.1.MISSION-TABLE), print its card and write it as a scenario file (game.scenarios.generate; default
-generated/<table>-<seed>.toml). The same seed and table write the same bytes.
+generated/<table>-<seed>.toml). The same seed and table write the same bytes; a file already there with other bytes
+(a designer's edit) is never overwritten (exit 2).
 
 `add_generate_arguments` and `generated_scenario` give `simulate` and `demo` their `--generate --table --tl --out`:
 the mission is written as a file and played as a FILE scenario, so its record names the file and its SHA-256 and
@@ -74,6 +75,10 @@ def make(command: str, seed: int, table: str | None, tl: int | None, out: str | 
         return fail(command, exc.argument, str(exc))
     if out is not None and (problem := _out_problem(out)) is not None:
         return fail(command, "--out", problem)
+    target = Path(out if out is not None else mission.path_hint)
+    if target.is_file() and _differs(target, mission.toml_text):  # never overwrite a designer's edits
+        return fail(command, "--out", f"{target} exists and is not this mission (edited, or another one); play it as "
+                                      f"a scenario file ({target}), move it away, or give another --out")
     try:
         path = write_generated(mission, out)
     except OSError as exc:
@@ -81,6 +86,13 @@ def make(command: str, seed: int, table: str | None, tl: int | None, out: str | 
         return fail(command, "--out", f"cannot write {where}: {exc.strerror or exc}; give a file path in a folder "
                                       "you can write to")
     return mission, str(path)
+
+
+def _differs(path: Path, text: str) -> bool:
+    try:
+        return path.read_bytes() != text.encode("utf-8")
+    except OSError:
+        return True
 
 
 def _out_problem(out: str) -> str | None:

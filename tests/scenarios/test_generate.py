@@ -389,3 +389,18 @@ def test_the_map_demos_placement_refuses_a_min_gap_it_does_not_play() -> None:
     assert len(demo_locations(bf, 1, settings=Settings({"mapgen.hotspots.min_gap": 6.0}))) == 2
     with pytest.raises(ValueError, match="min_gap is 8; .* 6\" apart only"):
         demo_locations(bf, 1, settings=Settings({"mapgen.hotspots.min_gap": 8.0}))
+
+
+def test_an_edited_generated_file_is_never_overwritten(tmp_path: Path, monkeypatch, capsys) -> None:
+    """The same command twice rewrites nothing new; once the designer edits the file, --generate refuses to write
+    over it (exit 2, one line) and the edit stays."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["generate-mission", "--seed", "2", "--table", "sandbox"]
+    assert cli.main(argv) == 0 and cli.main(argv) == 0
+    path = tmp_path / "generated" / "sandbox-2.toml"
+    path.write_text(path.read_text() + "# my edit\n")
+    capsys.readouterr()
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "exists and is not this mission" in err[0]
+    assert path.read_text().endswith("# my edit\n")
