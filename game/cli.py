@@ -15,6 +15,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
                    "check crew roster files against the format and PART 7's starting-crew rules; --list the shipped"),
     "check-map": ("game.maps.lint", "lint Tiled maps: report every problem with object id and name"),
     "check-scenario": ("game.scenarios.check_cli", "check scenario files: report every problem with its field"),
+    "generate-mission": ("game.scenarios.generate_cli",
+                         "roll a mission on the Mission Table for a shipped table and write it as a scenario file"),
     "render-map": ("game.render.picture", "draw a map (and overlays) to a PNG"),
     "odds": ("game.odds_cli.command",
              "exact outcome distribution of a ranged or template attack (hits, wounds, Pins, OOA, crits)"),

@@ -49,7 +49,7 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 TOP = ("format", "version", "id", "name", "map", "tl", "turn_limit", "k_limit", "notes", "rules", "crews",
        "deployment", "objective", "hotspots", "hostiles", "special_rules", "victory", "settings", "items")
 OBJECTIVE = ("id", "name", "anchor", "point", "footprint", "tl", "search_actions", "search_difficulty",
-             "hostile_actions", "loot", "fixed_spawn", "key")
+             "hostile_actions", "loot", "fixed_spawn", "key", "task")
 HOTSPOT = ("id", "name", "anchor", "point", "tl", "search_actions", "search_difficulty", "hostile_actions")
 HOSTILE = ("hostile", "figures", "location", "anchor", "at", "sites", "site_group", "leash", "force", "name",
            "actions", "alert", "stats", "armour", "weapons", "items", "grenades", "converge")
@@ -477,6 +477,12 @@ def _objective(c: Collector, t: Mapping[str, Any], bf: Battlefield | None, tl: i
     loot = _loot(c, t, cat, items)
     fixed = _fixed(c, t, cat)
     key_item, key_task = _key(c, t, cat, items)
+    if "task" in t:
+        if "key" in t:
+            c.add(f"{path}.task", "is given beside [objective.key]", "one of them: [objective.key] (an item or its "
+                  "task) or [objective.task] (a task every crew completes first)")
+        elif (task := f.table(c, t, "task", path)) is not None:
+            key_task = _task(c, task, f"{path}.task")
     if p is None or lid is None or otl is None or sa is None:
         return None
     return LocationSpec(lid, lname, "objective", p, otl, footprint, sa, sd, ha, loot=loot, fixed_spawn=fixed,
@@ -536,11 +542,17 @@ def _key(c: Collector, t: Mapping[str, Any], cat: Catalog, items: Mapping[str, s
         if "task" not in raw:
             c.add(f"{path}.task", "missing", "{difficulty, actions, name}: the Complex Task without the item")
         return item, None
-    f.keys(c, task, f"{path}.task", ("difficulty", "actions", "name"))
-    d = f.integer(c, task, "difficulty", f"{path}.task", lo=0, hi=10)
-    a = f.integer(c, task, "actions", f"{path}.task", lo=1, hi=10)
-    n = f.text(c, task, "name", f"{path}.task", default="")
-    return item, (KeyTask(d, a, n or "") if d is not None and a is not None else None)
+    return item, _task(c, task, f"{path}.task")
+
+
+def _task(c: Collector, task: Mapping[str, Any], path: str) -> KeyTask | None:
+    """A Complex Task (CORE-3.4) at the objective: `{difficulty, actions, name}` ([objective.key] `task` or
+    [objective.task])."""
+    f.keys(c, task, path, ("difficulty", "actions", "name"))
+    d = f.integer(c, task, "difficulty", path, lo=0, hi=10)
+    a = f.integer(c, task, "actions", path, lo=1, hi=10)
+    n = f.text(c, task, "name", path, default="")
+    return KeyTask(d, a, n or "") if d is not None and a is not None else None
 
 
 def _points(c: Collector, bf: Battlefield | None, v: Any, field: str) -> list[tuple[str, float, float]]:

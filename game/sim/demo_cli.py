@@ -11,6 +11,8 @@ from game.core.events import describe
 from game.core.record import RecordCrew, atomic_write_text
 from game.core.rules import Scenario, map_demo, scenario
 from game.core.rules.demos import zone_map_demo
+from game.core.settings import Settings
+from game.scenarios.generate_cli import add_generate_arguments, generated_scenario
 from game.sim.loop import play
 from game.sim.options import SEED_MAX, fail, output_problem, seed_arg
 
@@ -37,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "stderr, exit status 1 when a rule was broken")
     p.add_argument("--tl", type=int, default=None, metavar="N",
                    help="with --map: the Hot Spots' Threat Level, 1 (default), 2 or 3: 2 x TL Hot Spots, worse "
-                        "hostiles, more actions (MISSION-8.2.TL)")
+                        "hostiles, more actions (MISSION-8.2.TL); with --generate: the mission's TL (default: rolled)")
     p.add_argument("--no-hotspots", action="store_true",
                    help="with --map: no locations, the crews alone (the map demo before Zone Hostiles)")
     p.add_argument("--scenario", metavar="NAME|FILE",
@@ -45,6 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "Gypsy 3's games) or a scenario file (docs/scenarios.md), by its default starter crews")
     p.add_argument("--crews", metavar="A,B",
                    help="with --scenario: the crews, starter crew names or roster files, one per deployment zone")
+    add_generate_arguments(p, tl=False)  # --generate --table T [--out FILE]; --tl N is the mission's TL with it
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,10 +56,19 @@ def run(args: argparse.Namespace) -> int:
     overrides = _overrides(args.set)
     if isinstance(overrides, int):
         return overrides
+    if args.generate and (args.map is not None or args.no_hotspots):  # a generated mission: a file scenario
+        return fail(COMMAND, "--generate", "a generated mission names its own table (--table): drop --map and "
+                                           "--no-hotspots")
+    generated = generated_scenario(COMMAND, args, args.scenario, own_tl=False)  # --seed seeds the mission too
+    if isinstance(generated, int):
+        return generated
+    if generated is not None:
+        args.scenario, args.tl = generated, None
     if args.no_hotspots and args.map is None:
         return fail(COMMAND, "--no-hotspots", "only means something with --map (the open table has no locations)")
     if args.tl is not None and (args.map is None or args.no_hotspots):
-        return fail(COMMAND, "--tl", "needs --map (and no --no-hotspots): only a map's Hot Spots have a Threat Level")
+        return fail(COMMAND, "--tl", "needs --map (and no --no-hotspots) or --generate: only a map's Hot Spots or a "
+                                     "generated mission have a Threat Level")
     if args.tl is not None and args.tl not in (1, 2, 3):
         return fail(COMMAND, "--tl", f"{args.tl} is not a Threat Level a demo plays; use 1, 2 or 3 (MISSION-8.2.TL)")
     bf: Battlefield | None = None
@@ -92,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             bf = load_map(args.map)
-            scen = map_demo(bf) if args.no_hotspots else zone_map_demo(bf, args.tl or 1)
+            scen = map_demo(bf) if args.no_hotspots else zone_map_demo(bf, args.tl or 1,
+                                                                        settings=Settings(overrides))
         except MapError as exc:
             return fail(COMMAND, "--map", exc.summary())
         except (ValueError, OSError) as exc:

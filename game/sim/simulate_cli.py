@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from game.core.record import atomic_write_text
+from game.scenarios.generate_cli import add_generate_arguments, generated_scenario
 from game.sim.behaviour import RATES
 from game.sim.options import SEED_MAX, fail, one_line, output_problem, seed_arg
 from game.sim.simulate import (
@@ -45,7 +46,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scenario", dest="scenario_opt", metavar="NAME|FILE", help="the scenario, as an option")
     p.add_argument("--games", type=_whole, default=None, metavar="N", help=f"how many games, 1 to {GAMES_MAX}")
     p.add_argument("--seed", type=seed_arg, default=1,
-                   help=f"master seed, 0 to {SEED_MAX}; game k plays a seed derived from it and k (default 1)")
+                   help=f"master seed, 0 to {SEED_MAX}; game k plays a seed derived from it and k (default 1); "
+                        "with --generate it also seeds the mission")
     p.add_argument("--crews", metavar="A,B", help="the crews, one per deployment zone (default: the scenario's)")
     p.add_argument("--agents", metavar="A,B",
                    help=f"one agent id per crew (default {DEFAULT_AGENT}): {', '.join(sorted(AGENTS))}"
@@ -66,6 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solo", action="store_true",
                    help="one crew against the Zone alone: the scenario's first crew (or the one --crews names) in "
                         "its first deployment zone, the other zones empty")
+    add_generate_arguments(p)  # --generate --table T [--tl N] [--out FILE] (game.scenarios.generate_cli)
 
 
 def _whole(text: str) -> int:
@@ -102,14 +105,20 @@ def _check(args: argparse.Namespace) -> tuple[list[Job], list[str]] | int:
     if args.scenario_arg is not None and args.scenario_opt is not None:
         return fail(COMMAND, "--scenario", "name the scenario once: as SCENARIO or as --scenario, not both")
     name = args.scenario_opt if args.scenario_opt is not None else args.scenario_arg
-    if name is None:
-        return fail(COMMAND, "SCENARIO", f"which scenario? give a name ({', '.join(known_scenarios())}) or a file")
+    if name is None and not args.generate:
+        return fail(COMMAND, "SCENARIO", f"which scenario? give a name ({', '.join(known_scenarios())}) or a file, "
+                                         "or --generate --table T")
     if args.games is None:
         return fail(COMMAND, "--games", f"how many games? give --games N, 1 to {GAMES_MAX}")
     if not 1 <= args.games <= GAMES_MAX:
         return fail(COMMAND, "--games", f"{args.games} is out of range; give 1 to {GAMES_MAX}")
     if not 1 <= args.workers <= WORKERS_MAX:
         return fail(COMMAND, "--workers", f"{args.workers} is out of range; give 1 to {WORKERS_MAX}")
+    generated = generated_scenario(COMMAND, args, name)  # --generate: the mission file written from --seed
+    if isinstance(generated, int):
+        return generated
+    name = generated if generated is not None else name
+    assert name is not None
     try:
         source = scenario_source(name)
     except SourceError as exc:

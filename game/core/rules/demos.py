@@ -8,6 +8,7 @@ from dataclasses import replace
 from game.core.battlefield import Battlefield
 from game.core.rules.hotspots import demo_locations
 from game.core.rules.setup import MAP_DEMO, Scenario, map_demo
+from game.core.settings import Settings
 
 MAP_ZONE_DEMO = "map-zone-demo"
 DEMO_TL = 1  # GAP-118 / MISSION-8.2.HOTSPOT-COUNT: TL1, 2 Hot Spots
@@ -18,10 +19,12 @@ def zone_demo_id(tl: int) -> str:
     return MAP_ZONE_DEMO if tl == DEMO_TL else f"{MAP_ZONE_DEMO}-tl{tl}"
 
 
-def zone_map_demo(bf: Battlefield, tl: int = DEMO_TL) -> Scenario:
-    """The demo crews on a map with its Hot Spots and Mission Objective at `tl` (GAP-118)."""
+def zone_map_demo(bf: Battlefield, tl: int = DEMO_TL, *, settings: Settings | None = None) -> Scenario:
+    """The demo crews on a map with its Hot Spots and Mission Objective at `tl` (GAP-118); `settings` are the game's
+    (demo_locations refuses a `mapgen.hotspots.min_gap` it does not play)."""
     base = map_demo(bf)
-    return replace(base, id=zone_demo_id(tl), name=f"Zone demo on {bf.name}, TL{tl}", locations=demo_locations(bf, tl),
+    return replace(base, id=zone_demo_id(tl), name=f"Zone demo on {bf.name}, TL{tl}",
+                   locations=demo_locations(bf, tl, settings=settings),
                    notes=f"The demo crews on a terrain map, TL{tl}: Hot Spots spawn Zone Hostiles (GAP-118).")
 
 

@@ -291,8 +291,16 @@ def demo_locations(bf: Battlefield, tl: int = 1, *, settings: Settings | None = 
     kind "objective", same TL) if it has one. How the points are picked: the module docstring.
 
     `tl` 1-3 (MISSION-8.2.TL); anything else is a ValueError (TL0 scenarios have no Hot Spots and are not set up
-    here). Ids: the anchor's name, or "hotspot-gN" for a generated point."""
+    here). Ids: the anchor's name, or "hotspot-gN" for a generated point.
+
+    This placement keeps the 6" gap (`MIN_GAP_IN`): a `mapgen.hotspots.min_gap` other than 6 is refused here (a
+    ValueError naming it), never ignored; the mission generator (game.scenarios.generate) plays any value."""
     tl = check_tl(tl)
+    gap = float((settings or Settings.defaults())["mapgen.hotspots.min_gap"])
+    if abs(gap - MIN_GAP_IN) > TIE_IN:
+        raise ValueError(f"mapgen.hotspots.min_gap is {gap:g}; the map demos and hotspots = \"generate\" place Hot "
+                         f"Spots {MIN_GAP_IN:g}\" apart only (allowed: {MIN_GAP_IN:g}); zona-alfa generate-mission "
+                         "plays other gaps")
     pairs_wanted = tl * HOTSPOTS_PER_TL // 2
     mirror = choose_mirror(bf)
     picked = anchor_pairs(bf, mirror)[:pairs_wanted]

@@ -7,7 +7,13 @@ The key task is played as an ordinary CORE-3.4 task (the `ComplexTask` action, i
 placed at the location: a circle round the location point that holds the scenic item's footprint (its farthest
 vertex from the point), or of radius `search.range` without a footprint, so a model standing where it could Search
 (GAP-53) is in contact with it. Interpretation: once any crew completes it the way in stays open (a forced lock does
-not close again), so the Search is open to every crew after it."""
+not close again), so the Search is open to every crew after it.
+
+A location with a key task and no key item (a scenario's `[objective.task]`, e.g. a generated Repair or Sabotage
+mission, game.scenarios.generate) plays the same task for every crew, whatever it carries and whatever
+`scen.g3_keycard` says (that setting is about the keycard, and no item spares this task): the Search is refused
+until some crew has completed it (MISSION-8.2.CLEARING "some locations may demand more actions or a Skill Check",
+CORE-3.4)."""
 from __future__ import annotations
 
 import math
@@ -32,14 +38,18 @@ def key_in_force(ctx: Ctx) -> bool:
     return ctx.settings["scen.g3_keycard"] == "task_without_card"
 
 
+def task_in_force(ctx: Ctx, loc: LocationState) -> bool:
+    """Does the location's key task stand between a crew and its Search? A task with a key item: while
+    `scen.g3_keycard` plays it; a task with no item (`[objective.task]`): always."""
+    return loc.key_task is not None and (loc.key_item is None or key_in_force(ctx))
+
+
 def add_key_tasks(ctx: Ctx) -> None:
-    """At setup (TURN-2): one CORE-3.4 task per location with a key item and a key task (see the module docstring);
-    none when `scen.g3_keycard`="ignore"."""
-    if not key_in_force(ctx):
-        return
+    """At setup (TURN-2): one CORE-3.4 task per location with a key task in force (see the module docstring): a
+    key item's task unless `scen.g3_keycard`="ignore", a task without an item always."""
     st = ctx.state
     for loc in st.locations.values():
-        if loc.key_item is None or loc.key_task is None:
+        if loc.key_task is None or not task_in_force(ctx, loc):
             continue
         if loc.footprint:
             radius = max(math.hypot(x - loc.x, y - loc.y) for x, y in loc.footprint)
@@ -61,13 +71,16 @@ def has_key(ctx: Ctx, side: str, item: str) -> bool:
 
 
 def check_key(ctx: Ctx, loc: LocationState, m: ModelState) -> None:
-    """The Search hook (scouting.check_search): refuse the Search of a crew without the key item while the location's
-    key task is not complete (SCEN-10.3.CARD)."""
-    if loc.key_item is None or loc.key_task is None or not key_in_force(ctx):
+    """The Search hook (scouting.check_search): refuse the Search of a crew without the key item (or of any crew, for
+    a task without an item) while the location's key task is not complete (SCEN-10.3.CARD, CORE-3.4)."""
+    if not task_in_force(ctx, loc):
         return
     task = ctx.state.tasks.get(key_task_id(loc))
-    if task is None or task.done or has_key(ctx, m.side, loc.key_item):
+    if task is None or task.done or (loc.key_item is not None and has_key(ctx, m.side, loc.key_item)):
         return
+    if loc.key_item is None:
+        raise IllegalAction(f"{loc.id} is closed until a model completes {task.name} (Complex Task {task.id}, "
+                            f"Difficulty {task.difficulty}, {task.actions} actions) before its Search", "CORE-3.4")
     raise IllegalAction(f"{m.side} carries no {loc.key_item}: a model must first complete {task.name} "
                         f"(Complex Task {task.id}, Difficulty {task.difficulty}, {task.actions} actions) before "
                         f"searching {loc.id}", RULES[0])
