@@ -59,7 +59,6 @@ def _autopilot(level: str) -> Callable[[int], Any]:
 # agent id -> factory(agent seed); the test suite adds a failing agent here (a seam, not a plug-in system)
 AGENTS: dict[str, Callable[[int], Any]] = {"random": _random_agent, "easy": _autopilot("easy"),
                                            "normal": _autopilot("normal"), "hard": _autopilot("hard")}
-NOT_BUILT: set[str] = set()  # every agent id is built (the crew autopilot: game.ai.autopilot)
 DEFAULT_AGENT = "normal"  # the agent of every crew not given one (simulate): the crew autopilot at normal
 
 

@@ -24,7 +24,6 @@ from game.sim.simulate import (
     AGENTS,
     DEFAULT_AGENT,
     GAMES_MAX,
-    NOT_BUILT,
     WORKERS_MAX,
     Job,
     behaviour_totals,
@@ -50,8 +49,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "with --generate it also seeds the mission")
     p.add_argument("--crews", metavar="A,B", help="the crews, one per deployment zone (default: the scenario's)")
     p.add_argument("--agents", metavar="A,B",
-                   help=f"one agent id per crew (default {DEFAULT_AGENT}): {', '.join(sorted(AGENTS))}"
-                        + (f"; {'/'.join(sorted(NOT_BUILT))} come with the autopilot" if NOT_BUILT else ""))
+                   help=f"one agent id per crew (default {DEFAULT_AGENT}): {', '.join(sorted(AGENTS))} (easy, "
+                        "normal, hard: the crew autopilot, docs/autopilot.md; random: the random-legal baseline)")
     p.add_argument("--workers", type=_whole, default=1, metavar="W",
                    help=f"worker processes, 1 to {WORKERS_MAX} (the output does not depend on it)")
     p.add_argument("--check", action="store_true",
@@ -143,9 +142,6 @@ def _check(args: argparse.Namespace) -> tuple[list[Job], list[str]] | int:
                                             else "")
                                          + f", e.g. --agents {','.join([DEFAULT_AGENT] * len(crews))}")
     for a in agents:
-        if a in NOT_BUILT:
-            return fail(COMMAND, "--agents", f"{a!r} is not built yet (issue 15 part 3 / autopilot); use "
-                                             f"{', '.join(sorted(AGENTS))}")
         if a not in AGENTS:
             return fail(COMMAND, "--agents", f"unknown agent {a!r}; known: {', '.join(sorted(AGENTS))}")
     for opt, path in (("--json", args.json),):

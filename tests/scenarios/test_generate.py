@@ -303,7 +303,7 @@ def test_simulate_generate_plays_checked_games_whose_record_replays(tmp_path: Pa
     assert status == 0, out
     assert (tmp_path / "generated" / "chernya-woods-3.toml").read_text() == mission(3, "chernya-woods").toml_text
     assert "crashed 0" in out and re.search(r"0 violation\(s\)", out)
-    assert re.search(r"end reasons: .*\((TURN-9|TURN-10)\) 1 \(100\.0%\)", out)
+    assert re.search(r"end reasons: .*\((TURN-9|TURN-10)\) 1(/1)? \(100\.0%", out)
     record = json.loads((tmp_path / "recs" / "game-00001.json").read_text())
     assert "chernya-woods-3.toml" in json.dumps(record)
     assert cli.main(["replay", "recs/game-00001.json"]) == 0

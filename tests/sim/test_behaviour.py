@@ -25,7 +25,7 @@ from game.core.dice import ScriptedDice
 from game.core.rules.apply import apply
 from game.core.rules.exposure import in_cover_against
 from game.core.state import GameState, LocationState, Phase
-from game.sim import behaviour, stats
+from game.sim import behaviour, simulate, stats
 from game.sim.behaviour import Behaviour
 from game.sim.stats import Rate, wilson
 from tests.enginekit import activate, game, profile
@@ -186,4 +186,4 @@ def test_simulate_reports_behaviour_with_numerators_and_intervals(capsys: pytest
     for label, _, _ in behaviour.RATES:
         assert all(f"; {label} " in x for x in lines), label
     assert "95% CI" in next(x for x in out.splitlines() if x.startswith("winner: "))
-    assert "models lost (Out of Action or dead)" in out and "agent random: crews played 2" in out
+    assert "models lost (Out of Action or dead)" in out and f"agent {simulate.DEFAULT_AGENT}: crews played 2" in out

@@ -87,7 +87,8 @@ def test_a_solo_game_runs_to_turn_9_with_the_checker_and_replays(tmp_path: Path,
     code, out, err = run(["simulate", "crossroads-blyatsk", "--games", "1", "--seed", "3", "--solo", "--check",
                           "--records", str(tmp_path), "--json", str(tmp_path / "s.json")], capsys)
     assert code == 0, err
-    assert "crews: military (Detachment Kestrel, agent random)\n" in out and "independents" not in out
+    assert f"crews: military (Detachment Kestrel, agent {simulate.DEFAULT_AGENT})\n" in out
+    assert "independents" not in out
     assert "solo: Detachment Kestrel alone against the Zone in deploy-nw" in out
     assert "end reasons: turn limit reached (TURN-9) 1/1" in out and ", 0 violation(s)" in out
     (g,) = json.loads((tmp_path / "s.json").read_text())["games"]

@@ -68,7 +68,6 @@ def test_one_or_two_workers_and_either_name_give_the_same_bytes(tmp_path: Path,
     ([SCEN, "--games", "2", "--crews", "military,nosuch"], ("--crews", "unknown crew", "traders")),
     ([SCEN, "--games", "2", "--crews", "military,traders-14k"], ("--crews", "14K", "12")),
     ([SCEN, "--games", "2", "--agents", "random"], ("--agents", "one per crew")),
-    ([SCEN, "--games", "2", "--agents", "random,hard"], ("--agents", "not built yet (issue 15 part 3 / autopilot)")),
     ([SCEN, "--games", "2", "--agents", "random,clever"], ("--agents", "unknown agent", "random")),
     ([SCEN, "--games", "2", "--json", "/nonexistent-folder/x.json"], ("--json", "does not exist")),
 ])
