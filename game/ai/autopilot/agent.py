@@ -54,6 +54,7 @@ from game.core.rules.context import NoDice, read_ctx
 from game.core.rules.flow import window_kits
 from game.core.rules.melee import parry_chances
 from game.core.rules.salvage import table_items
+from game.core.rules.stats import move_allowance
 from game.core.state import GameState, LocationState, ModelState, Phase
 
 THREATENED = 0.8  # threat at a fragile model's spot from which it backs off
@@ -141,26 +142,34 @@ class CrewAutopilot:
 
     # -- which unit acts ------------------------------------------------------------------------------------------
     def _activate(self, st: GameState) -> Action:
-        """TURN-5: the unit with the best shot now first (the odds of its best attack), then pinned units (a Rally
-        early keeps them in the fight), then the unit nearest its job's goal."""
+        """TURN-5: a unit that can search a cleared location this activation first (the objective is a race: the
+        first completed search takes it), then the unit with the best shot now (the odds of its best attack), then
+        pinned units (a Rally early keeps them in the fight), then the unit nearest its job's goal."""
         view = View(st, st.deciding)
         jobs = plan(view, self.level)
-        best: tuple[tuple[float, float, float], str, str] | None = None
+        best: tuple[tuple[float, float, float, float], str, str] | None = None
         for uid in sorted(eligible_units(st, st.deciding)):
             m = _lead(st, uid)
-            shot = _quick_shot(view, m)
             job = jobs.get(uid)
             d = math.hypot(job.goal[0] - m.x, job.goal[1] - m.y) if job else 99.0
+            race = 1.0
+            if job is not None and job.kind == "search" and self.level.rush:
+                reach = move_allowance(m, hustle_bonus=False, settings=view.settings).inches
+                race = 0.0 if d <= reach * max(0, m.profile.actions - 1) + 1.5 else 1.0
+            shot = _quick_shot(view, m) if race else 0.0
             pinned = st.units[uid].pins > 0
-            key = (-shot, (0.0 if pinned else 1.0) if not shot else 0.0, d)
-            text = (f"activate {uid}: a shot worth {shot:.2f}" if shot else
+            key = (race, -shot, (0.0 if pinned else 1.0) if not shot else 0.0, d)
+            text = (f"activate {uid}: it can reach and search {job.text.removeprefix('search ')} now"
+                    if not race and job else
+                    f"activate {uid}: a shot worth {shot:.2f}" if shot else
                     f"activate {uid}: pinned, rally first" if pinned else
                     f"activate {uid}: {job.text if job else 'nothing urgent'}")
-            cand = ((key[0], key[1], key[2]), uid, text)
+            cand = (key, uid, text)
             if best is None or (cand[0], cand[1]) < (best[0], best[1]):
                 best = cand
         assert best is not None
-        return self._why(Activate(best[1]), "TURN-5", "tempo", best[2], shot=-best[0][0])
+        return self._why(Activate(best[1]), "TURN-5", "objective" if not best[0][0] else "tempo", best[2],
+                         shot=-best[0][1])
 
     # -- actions --------------------------------------------------------------------------------------------------
     def _action(self, st: GameState) -> Action:

@@ -41,13 +41,20 @@ class Option:
 
 def target_worth(view: View, t: ModelState, goal_force: str | None) -> float:
     """How much putting `t` out is worth: a rival crew's Leader most, any crew model (half as much again within 8" of
-    an unsearched objective: it is racing us to it), a hostile guarding the location the crew is going for, other
-    hostiles."""
+    an unsearched objective: it is racing us to it; two and a half times within 5" of a cleared one: it could search
+    it next), a hostile guarding the location the crew is going for, other hostiles."""
     if t.side in view.st.forces:
         return 1.0 if t.side == goal_force else 0.8
-    racing = any(loc.kind == "objective" and not loc.searched and math.hypot(t.x - loc.x, t.y - loc.y) <= 8.0
-                 for loc in view.st.locations.values())
-    return (1.5 if t.profile.leader else 1.0) * (1.5 if racing else 1.0)
+    race = 1.0
+    for loc in view.st.locations.values():
+        if loc.kind != "objective" or loc.searched:
+            continue
+        d = math.hypot(t.x - loc.x, t.y - loc.y)
+        if d <= 5.0 and loc.triggered and view.is_clear(loc):
+            race = max(race, 2.5)  # it can search the objective on its next action
+        elif d <= 8.0:
+            race = max(race, 1.5)
+    return (1.5 if t.profile.leader else 1.0) * race
 
 
 def focus_bonus(view: View, t: ModelState, level: Level) -> float:
