@@ -53,6 +53,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--records", metavar="DIR",
                    help="write every game's record to DIR (game-00001.json, ...); without it only a crashed "
                         "game's record is written (to ./simulate-crashes)")
+    p.add_argument("--difficulty", metavar="LEVEL", default=None,
+                   help="the Zone's hostiles at a difficulty level: book (default), easy, hard or brutal "
+                        "(setting hostiles.difficulty, HOSTILE-8.3.SCALING; docs/zone.md)")
 
 
 def _whole(text: str) -> int:
@@ -134,10 +137,18 @@ def _check(args: argparse.Namespace) -> tuple[list[Job], list[str]] | int:
         return fail(COMMAND, "SCENARIO", str(exc))
     except (ValueError, KeyError) as exc:
         return fail(COMMAND, "--crews", one_line(str(exc)))
+    run_settings = {} if args.difficulty is None else {"hostiles.difficulty": args.difficulty}
+    if run_settings:  # HOSTILE-8.3.SCALING: checked like --set, over the scenario file's own [settings]
+        from game.core.settings import Settings, SettingsError
+        try:
+            Settings({**dict(source.settings), **run_settings}, where="--difficulty")
+        except SettingsError as exc:
+            return fail(COMMAND, "--difficulty", str(exc).removeprefix("--difficulty: "))
     jobs = [Job(k, game_seed(args.seed, k), source, tuple(crews), tuple(agents), bool(args.check), args.records,
-                default_crash_dir()) for k in range(args.games)]
+                default_crash_dir(), settings=run_settings) for k in range(args.games)]
     header = [f"zona-alfa simulate: {scen.name} ({source.name}, scenario {scen.id}), {args.games} game(s), master "
-              f"seed {args.seed}" + (", every hostile decision checked" if args.check else ""),
+              f"seed {args.seed}" + (", every hostile decision checked" if args.check else "")
+              + (f", hostiles at difficulty {args.difficulty}" if run_settings else ""),
               "crews: " + ", ".join(f"{c.name} ({spec.name}, agent {a})"
                                     for c, spec, a in zip(crews, scen.crews, agents, strict=True))]
     return jobs, header
