@@ -3,8 +3,8 @@ the keyboard and print what happened (issue 15 part 5): outcome rates, end reaso
 casualties per crew, Hot Spots, salvage, hostiles and attacks; `--check` judges every hostile decision.
 
 Standard output and standard error together depend only on the scenario, the crews, the agents, the seed, the
-number of games and --check: never on --workers, on the form that names the scenario, on timings or on the
-machine (no echoed command line, no times, no worker counts; progress only when stderr is a terminal).
+number of games, --check and --difficulty: never on --workers, on the form that names the scenario, on timings or
+on the machine (no echoed command line, no times, no worker counts; progress only when stderr is a terminal).
 Exit status: 0 every game ended, 1 a game raised or a rule was broken (--check), 2 wrong input (one line)."""
 from __future__ import annotations
 
