@@ -3,8 +3,8 @@ the keyboard and print what happened (issue 15 part 5): outcome rates, end reaso
 casualties per crew, Hot Spots, salvage, hostiles and attacks; `--check` judges every hostile decision.
 
 Standard output and standard error together depend only on the scenario, the crews, the agents, the seed, the
-number of games and --check: never on --workers, on the form that names the scenario, on timings or on the
-machine (no echoed command line, no times, no worker counts; progress only when stderr is a terminal).
+number of games, --check and --difficulty: never on --workers, on the form that names the scenario, on timings or
+on the machine (no echoed command line, no times, no worker counts; progress only when stderr is a terminal).
 Exit status: 0 every game ended, 1 a game raised or a rule was broken (--check), 2 wrong input (one line)."""
 from __future__ import annotations
 
@@ -68,6 +68,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="one crew against the Zone alone: the scenario's first crew (or the one --crews names) in "
                         "its first deployment zone, the other zones empty")
     add_generate_arguments(p)  # --generate --table T [--tl N] [--out FILE] (game.scenarios.generate_cli)
+    p.add_argument("--difficulty", metavar="LEVEL", default=None,
+                   help="the Zone's hostiles at a difficulty level: book (default), easy, hard or brutal "
+                        "(setting hostiles.difficulty, HOSTILE-8.3.SCALING; docs/zone.md)")
 
 
 def _whole(text: str) -> int:
@@ -161,15 +164,23 @@ def _check(args: argparse.Namespace) -> tuple[list[Job], list[str]] | int:
         return fail(COMMAND, "SCENARIO", str(exc))
     except (ValueError, KeyError) as exc:
         return fail(COMMAND, "--crews", one_line(str(exc)))
+    run_settings = {} if args.difficulty is None else {"hostiles.difficulty": args.difficulty}
+    if run_settings:  # HOSTILE-8.3.SCALING: checked like --set, over the scenario file's own [settings]
+        from game.core.settings import Settings, SettingsError
+        try:
+            Settings({**dict(source.settings), **run_settings}, where="--difficulty")
+        except SettingsError as exc:
+            return fail(COMMAND, "--difficulty", str(exc).removeprefix("--difficulty: "))
     if args.paired:  # seed k twice: agents A,B then B,A (docs: the crews and their zones stay)
         jobs = [Job(k, game_seed(args.seed, k // 2), source, tuple(crews),
                     tuple(agents if k % 2 == 0 else agents[::-1]), bool(args.check), args.records,
-                    default_crash_dir(), pair=k // 2) for k in range(args.games)]
+                    default_crash_dir(), settings=run_settings, pair=k // 2) for k in range(args.games)]
     else:
         jobs = [Job(k, game_seed(args.seed, k), source, tuple(crews), tuple(agents), bool(args.check), args.records,
-                    default_crash_dir(), solo=bool(args.solo)) for k in range(args.games)]
+                    default_crash_dir(), settings=run_settings, solo=bool(args.solo)) for k in range(args.games)]
     header = [f"zona-alfa simulate: {scen.name} ({source.name}, scenario {scen.id}), {args.games} game(s), master "
-              f"seed {args.seed}" + (", every hostile decision checked" if args.check else ""),
+              f"seed {args.seed}" + (", every hostile decision checked" if args.check else "")
+              + (f", hostiles at difficulty {args.difficulty}" if run_settings else ""),
               "crews: " + ", ".join(f"{c.name} ({spec.name}, agent {a})"
                                     for c, spec, a in zip(crews, scen.crews, agents, strict=True))]
     if args.paired:

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from game.core.catalog.difficulty import Difficulty, apply_level, parse_difficulty
 from game.core.catalog.parse import (
     Refs,
     TOMLTable,
@@ -160,8 +161,9 @@ def _apply_weapon_settings(weapons: dict[str, Weapon], settings: Settings) -> di
 
 
 def _apply_hostile_settings(hostiles: dict[str, HostileProfile], weapons: Mapping[str, Weapon],
-                            settings: Settings) -> dict[str, HostileProfile]:
-    """`hostiles.bandit.weapons`, `hostiles.grouping` and `obscured.creatures` (GAP-20, GAP-23, ARMORY-5.3.NATURAL)."""
+                            settings: Settings, difficulty: Difficulty) -> dict[str, HostileProfile]:
+    """`hostiles.bandit.weapons`, `hostiles.grouping` and `obscured.creatures` (GAP-20, GAP-23, ARMORY-5.3.NATURAL),
+    then `hostiles.difficulty` on top of every stat setting (HOSTILE-8.3.SCALING, difficulty.toml)."""
     if "bandit" in hostiles:
         attacks = []
         for id in settings["hostiles.bandit.weapons"]:
@@ -177,7 +179,7 @@ def _apply_hostile_settings(hostiles: dict[str, HostileProfile], weapons: Mappin
         if h.creature and settings["obscured.creatures"]:
             h = replace(h, obscured=Obscured.IN_COVER)
         hostiles[h.id] = h
-    return hostiles
+    return apply_level(hostiles, difficulty, settings["hostiles.difficulty"])
 
 
 def _apply_skill_settings(skills: dict[str, Skill], settings: Settings) -> tuple[dict[str, Skill], dict[str, str]]:
@@ -195,7 +197,7 @@ def _apply_skill_settings(skills: dict[str, Skill], settings: Settings) -> tuple
 # --- loading --------------------------------------------------------------------------------------
 
 FILES = ("weapons.toml", "grenades.toml", "armour.toml", "cover.toml", "experience.toml", "skills.toml",
-         "equipment.toml", "bodies.toml", "recruits.toml", "hostiles.toml")
+         "equipment.toml", "bodies.toml", "recruits.toml", "hostiles.toml", "difficulty.toml")
 
 
 def default_data_dir() -> Path:
@@ -271,10 +273,13 @@ def build_catalog(settings: Settings, data_dir: Path) -> Catalog:
     _check_weapon_refs(weapons, equipment)
     weapons = _apply_weapon_settings(weapons, settings)
     skills, aliases = _apply_skill_settings(skills, settings)
-    hostiles = _apply_hostile_settings(hostiles, weapons, settings)
+    difficulty = parse_difficulty(raw["difficulty.toml"], hostiles)
+    level = difficulty.level(settings["hostiles.difficulty"])
+    hostiles = _apply_hostile_settings(hostiles, weapons, settings, difficulty)
     ro = MappingProxyType
     return Catalog(ro(weapons), ro(grenades), ro(armours), ro(covers), ro(levels), ro(skills), ro(equipment),
-                   ro(bodies), ro(recruits), ro(hostiles), ro(aliases))
+                   ro(bodies), ro(recruits), ro(hostiles), ro(aliases), difficulty=level.id if level else "book",
+                   difficulty_changes=level.changes if level else ro({}), difficulty_bounds=difficulty.bounds)
 
 
 def _freeze(value: object) -> object:

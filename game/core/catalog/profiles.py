@@ -387,6 +387,11 @@ class Catalog:
     recruits: Mapping[str, RecruitProfile]
     hostiles: Mapping[str, HostileProfile]
     skill_aliases: Mapping[str, str] = field(default_factory=dict)
+    # hostiles.difficulty (HOSTILE-8.3.SCALING): the level in play, its changes per hostile id and the stat bounds,
+    # already applied to `hostiles`; a scenario's own stat line for a hostile takes them too (game.core.rules.preplace)
+    difficulty: str = "book"
+    difficulty_changes: Mapping[str, Mapping[str, float | int]] = field(default_factory=dict)
+    difficulty_bounds: Mapping[str, tuple[float | int, float | int]] = field(default_factory=dict)
 
     def weapon(self, id: str) -> Weapon:
         return _lookup(self.weapons, id, "weapon")

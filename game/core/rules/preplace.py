@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import shapely
 
 from game.core.battlefield import Base, Cover, Point2
+from game.core.catalog.difficulty import scaled
 from game.core.geometry.distance import base_distance
 from game.core.geometry.movement.positions import position_fact
 from game.core.rules.exposure import COVER_CLASSES, contact_points
@@ -175,17 +176,21 @@ def choose_site(ctx: Ctx, spec: HostileSpec, n: int) -> tuple[str, float, float]
 
 
 def override_profile(ctx: Ctx, spec: HostileSpec, prof: ModelProfile) -> ModelProfile:
-    """The stat line with the spec's overrides (see the module docstring): name, stats, worn armour, weapons."""
+    """The stat line with the spec's overrides (see the module docstring): name, stats, worn armour, weapons; the
+    stats and the worn armour's Armor take the game's `hostiles.difficulty` change for the hostile, as its catalog
+    line did (HOSTILE-8.3.SCALING, game.core.catalog.difficulty)."""
     cat = catalog_of(ctx)
     changes: dict[str, object] = {}
     if spec.name:
         changes["name"] = spec.name
     if spec.armour is not None:
         worn = cat.armour(spec.armour)
-        changes.update(armour=spec.armour, armor=worn.armor, armour_move_mod=float(worn.move_mod),
+        changes.update(armour=spec.armour, armor=scaled(cat, spec.hostile, "armor", worn.armor),
+                       armour_move_mod=float(worn.move_mod),
                        obscured=worn.obscured.value, save_dice=worn.save_dice, will_exempt=worn.will_exempt)
-    for k, v in spec.stats:
-        changes[k] = float(v) if k == "move" else int(v)
+    for k, v in spec.stats:  # the scenario's numbers at the game's difficulty level (HOSTILE-8.3.SCALING)
+        changes[k] = float(scaled(cat, spec.hostile, k, float(v))) if k == "move" else int(scaled(cat, spec.hostile,
+                                                                                                  k, int(v)))
     if spec.weapons is not None:
         changes["weapons"] = tuple(spec.weapons)
         changes["fp_overrides"] = tuple(o for o in prof.fp_overrides if o[0] in spec.weapons)
