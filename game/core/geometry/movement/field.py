@@ -359,14 +359,17 @@ def chain_of(f: CostField, u: int) -> list[int]:
 def crosses_enemies(path: Sequence[Point3], enemies: Sequence[Base], *, radius: float, height: float) -> bool:
     """Does the centre path pass within r + r_enemy of an enemy base at its level (GEO-8)? The test
     `shortest_path` makes on its first pass before it routes round the enemy bases."""
-    ens = [e for e in enemies if any(vertically_overlap(p[2], height, e.z, e.height) for p in path)]
-    if not ens or len(path) < 2:
+    if len(path) < 2:
         return False
+    # the enemies near the path's box, then those at its levels: both filters keep list order, so the same ones
+    # as the other way round, with the cheap one first (the overlap test reads a point's z alone: each level once)
     xs = [p[0] for p in path]
     ys = [p[1] for p in path]
     lo_x, hi_x, lo_y, hi_y = min(xs), max(xs), min(ys), max(ys)
-    ens = [e for e in ens if lo_x - radius - e.radius <= e.x <= hi_x + radius + e.radius
+    ens = [e for e in enemies if lo_x - radius - e.radius <= e.x <= hi_x + radius + e.radius
            and lo_y - radius - e.radius <= e.y <= hi_y + radius + e.radius]
+    zs = {p[2] for p in path} if ens else set()
+    ens = [e for e in ens if any(vertically_overlap(z, height, e.z, e.height) for z in zs)]
     if not ens:
         return False
     arr = np.asarray(path)

@@ -36,13 +36,15 @@ class GraphBuilder:
     ecost: list[Floats] = field(default_factory=list)
     ekind: list[Ints] = field(default_factory=list)
     base: int = 0  # id of the first node held here
+    count: int = 0  # nodes held here (`add_nodes` keeps it)
 
     def add_nodes(self, x: ArrayLike, y: ArrayLike, level: ArrayLike, circle: ArrayLike, side: ArrayLike,
                   off: ArrayLike) -> Ints:
         """Append nodes (scalars are repeated for every x) and return their ids."""
         xs = np.asarray(x, float)
         n = len(xs)
-        first = self.base + sum(len(a) for a in self.nx)
+        first = self.base + self.count
+        self.count += n
         self.nx.append(xs)
         self.ny.append(np.asarray(y, float))
         self.nlevel.append(_column(level, np.int64, n))

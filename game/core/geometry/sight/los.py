@@ -315,27 +315,29 @@ def sees(bf: Battlefield, a: Base, t: Base, smoke: tuple[SmokeCloud, ...], *, se
 
 
 def _any_open(world: World, a: Base, t: Base, smoke: tuple[SmokeCloud, ...], depth: float) -> bool:
-    """Is one of the 20 GEO-10 rays of a and t open (`trace_facts`' `blocked`, read straight off the kernel)?"""
+    """Is one of the 20 GEO-10 rays of a and t open (`trace_facts`' `blocked`, read straight off the kernel)? The
+    kernel traces every ray on its own, so the rays from a's eye are traced first and t's only when all are shut."""
     cyl = [(s.x, s.y, s.radius, s.z, s.z + s.height) for s in smoke]
-    rays: list[Ray] = [eye(a) + s for s in sample_points(a.centre, t)]
-    rays += [eye(t) + s for s in sample_points(t.centre, a)]
-    m = len(rays)
+    cyla = np.array(cyl, dtype=np.float64).reshape(-1) if cyl else np.zeros(0, dtype=np.float64)
+    pn = world.as_lists()[2]
+    k = kernels()
+    m = 10
     hits = np.empty(m * max(world.n_pieces, 1), dtype=np.int64)
     hptr = np.empty(m + 1, dtype=np.int64)
     cyls = np.empty(m * max(len(cyl), 1), dtype=np.int64)
     cptr = np.empty(m + 1, dtype=np.int64)
     woods = np.empty(m, dtype=np.float64)
-    cyla = np.array(cyl, dtype=np.float64).reshape(-1) if cyl else np.zeros(0, dtype=np.float64)
-    kernels().trace_rays(np.array(rays, dtype=np.float64).reshape(-1), m, world.ed, world.pf, world.pn, world.gf,
-                         world.gn, world.cs, world.ci, world.wi, cyla, len(cyl), world.stamp, world.cand,
-                         world.tbuf, hits, hptr, cyls, cptr, woods)
-    pn = world.as_lists()[2]
-    hl, hp, cp, wl = hits.tolist(), hptr.tolist(), cptr.tolist(), woods.tolist()
-    for i in range(m):
-        if cp[i + 1] > cp[i] or wl[i] > depth + EPS:
-            continue
-        if not any(pn[5 * p + 2] & 1 for p in hl[hp[i]:hp[i + 1]]):
-            return True
+    for viewer, target in ((a, t), (t, a)):
+        rays = [eye(viewer) + s for s in sample_points(viewer.centre, target)]
+        k.trace_rays(np.array(rays, dtype=np.float64).reshape(-1), m, world.ed, world.pf, world.pn, world.gf,
+                     world.gn, world.cs, world.ci, world.wi, cyla, len(cyl), world.stamp, world.cand, world.tbuf,
+                     hits, hptr, cyls, cptr, woods)
+        hl, hp, cp, wl = hits.tolist(), hptr.tolist(), cptr.tolist(), woods.tolist()
+        for i in range(m):
+            if cp[i + 1] > cp[i] or wl[i] > depth + EPS:
+                continue
+            if not any(pn[5 * p + 2] & 1 for p in hl[hp[i]:hp[i + 1]]):
+                return True
     return False
 
 
