@@ -222,15 +222,10 @@ def _extra_arrays(q: PathQuery, n: int) -> tuple[Ints, Ints, Floats, Ints]:
     for u, edges in q.extra.items():
         counts[u + 1] = len(edges)
     ptr = np.cumsum(counts)
-    m = int(ptr[-1])
-    to = np.empty(m, np.int64)
-    cost = np.empty(m, np.float64)
-    kind = np.empty(m, np.int64)
-    for u, edges in q.extra.items():
-        k = int(ptr[u])
-        for v, c, kd in edges:
-            to[k], cost[k], kind[k] = v, c, kd
-            k += 1
+    flat = [e for u in sorted(q.extra) for e in q.extra[u]]  # by tail node, each in its order: where ptr puts them
+    to = np.array([e[0] for e in flat], np.int64)
+    cost = np.array([e[1] for e in flat], np.float64)
+    kind = np.array([e[2] for e in flat], np.int64)
     return ptr, to, cost, kind
 
 
