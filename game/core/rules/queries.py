@@ -30,8 +30,11 @@ def in_contact(ctx: Ctx, a: ModelState, b: ModelState) -> bool:
 
 
 def contacts_of(ctx: Ctx, m: ModelState) -> list[ModelState]:
-    """Every other model in play in base contact with m (any side)."""
-    return [o for o in ctx.state.models.values() if o.id != m.id and o.in_play and in_contact(ctx, m, o)]
+    """Every other model in play in base contact with m (any side): `in_contact`'s test, its tolerance read once."""
+    tol = contact_tol(ctx) + EPS
+    x, y, r = m.x, m.y, m.radius
+    return [o for o in ctx.state.models.values()
+            if o.id != m.id and o.in_play and math.hypot(x - o.x, y - o.y) - r - o.radius <= tol]
 
 
 def opposed(ctx: Ctx, a: str, b: str) -> bool:
