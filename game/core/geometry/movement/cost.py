@@ -13,6 +13,7 @@ from shapely import LineString, Point
 from game.core.battlefield import Base, Battlefield, Connector, ConnectorKind, Point3, TerrainPiece
 from game.core.geometry.distance import segment_point_distance
 from game.core.geometry.movement.positions import vertically_overlap
+from game.core.geometry.sight.world import WALKS_KEY
 from game.core.geometry.terrain import (
     GROUND,
     LOW_OBSTACLE,
@@ -223,7 +224,7 @@ def _walk(bf: Battlefield, index: int, a: Point3, b: Point3, radius: float, heig
     return hit
 
 
-WALKS = "movement.cost.walks"  # Battlefield.cache: terrain verdicts of walked segments (see `_walk`)
+WALKS = WALKS_KEY  # Battlefield.cache: terrain verdicts of walked segments (see `_walk`; `clear_query_caches`)
 WALKS_LIMIT = 50_000
 
 

@@ -7,6 +7,7 @@ import random
 
 from game.core.battlefield import Base, Battlefield, Cover, Movement, TerrainPiece
 from game.core.geometry.movement.cost import WALKS, path_cost
+from game.core.geometry.sight.world import clear_query_caches
 from game.core.settings import Settings
 
 
@@ -39,6 +40,8 @@ def test_warm_verdicts_are_the_cold_ones() -> None:
     assert warm == cold
     assert any(not f.legal and f.piece for f in cold) and any(f.legal for f in cold)  # type: ignore[attr-defined]
     assert BOARD.cache[WALKS]
+    clear_query_caches(BOARD)  # what simulate does between games: forgotten with the sight memo
+    assert WALKS not in BOARD.cache
 
 
 def test_settings_and_enemies_are_not_taken_from_the_cache() -> None:
