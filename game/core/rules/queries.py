@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import game.core.rules.factions as factions
 from game.core.actions import IllegalAction
+from game.core.battlefield import SmokeCloud
 from game.core.catalog import Catalog, load_catalog
 from game.core.dice import Modifier
 from game.core.state import ModelState, TaskState
@@ -29,8 +30,11 @@ def in_contact(ctx: Ctx, a: ModelState, b: ModelState) -> bool:
 
 
 def contacts_of(ctx: Ctx, m: ModelState) -> list[ModelState]:
-    """Every other model in play in base contact with m (any side)."""
-    return [o for o in ctx.state.models.values() if o.id != m.id and o.in_play and in_contact(ctx, m, o)]
+    """Every other model in play in base contact with m (any side): `in_contact`'s test, its tolerance read once."""
+    tol = contact_tol(ctx) + EPS
+    x, y, r = m.x, m.y, m.radius
+    return [o for o in ctx.state.models.values()
+            if o.id != m.id and o.in_play and math.hypot(x - o.x, y - o.y) - r - o.radius <= tol]
 
 
 def opposed(ctx: Ctx, a: str, b: str) -> bool:
@@ -83,9 +87,13 @@ def can_see(ctx: Ctx, a: ModelState, b: ModelState) -> bool:
     limit = float(ctx.settings["env.darkness_los"]) if dark else None  # GAP-59, NODs ignore it (GAP-109)
     if not bf.pieces and not ctx.state.smoke and not ctx.settings["los.models_block"]:
         return limit is None or math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius <= limit + EPS
-    from game.core.geometry.sight.los import line_of_sight
+    from game.core.geometry.sight.los import line_of_sight, sees
 
-    return line_of_sight(bf, ctx.state.scene(), a.id, b.id, settings=ctx.settings, max_distance=limit).visible
+    if ctx.settings["los.models_block"] or not (a.in_play and b.in_play):
+        return line_of_sight(bf, ctx.state.scene(), a.id, b.id, settings=ctx.settings, max_distance=limit).visible
+    # the other bases play no part: the two bases and the smoke are the scene's (`GameState.scene`), no more
+    smoke = tuple(SmokeCloud(c["x"], c["y"], c["z"], c["radius"], c["height"]) for c in ctx.state.smoke)
+    return sees(bf, a.base(), b.base(), smoke, settings=ctx.settings, max_distance=limit)
 
 
 def enemies_of(ctx: Ctx, side: str) -> list[ModelState]:

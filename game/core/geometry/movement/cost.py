@@ -13,6 +13,7 @@ from shapely import LineString, Point
 from game.core.battlefield import Base, Battlefield, Connector, ConnectorKind, Point3, TerrainPiece
 from game.core.geometry.distance import segment_point_distance
 from game.core.geometry.movement.positions import vertically_overlap
+from game.core.geometry.sight.world import WALKS_KEY
 from game.core.geometry.terrain import (
     GROUND,
     LOW_OBSTACLE,
@@ -206,6 +207,33 @@ def _walk(bf: Battlefield, index: int, a: Point3, b: Point3, radius: float, heig
                            f"(the bases would overlap by {_f(depth)}\")", "GEO-8", index, excess=depth)
     if not bf.pieces or length <= 0.0:
         return SegmentCost(index, a, b, SegmentKind.WALK, length, length)
+    diff_mult, low_extra = float(settings["move.difficult_mult"]), float(settings["move.low_obstacle_extra"])
+    key = (WALKS, index, a, b, radius, height, can_climb, diff_mult, low_extra)
+    memo: dict[tuple[object, ...], SegmentCost | tuple[object, ...]] = bf.cache.setdefault(WALKS, {})
+    hit = memo.get(key)
+    if hit is None:
+        try:
+            hit = _terrain_walk(bf, index, a, b, length, radius, height, can_climb, diff_mult, low_extra)
+        except _Illegal as bad:
+            hit = (bad.reason, bad.rule, bad.segment, bad.piece, bad.excess)
+        if len(memo) >= WALKS_LIMIT:
+            memo.clear()
+        memo[key] = hit
+    if isinstance(hit, tuple):
+        raise _Illegal(*hit)  # type: ignore[arg-type]
+    return hit
+
+
+WALKS = WALKS_KEY  # Battlefield.cache: terrain verdicts of walked segments (see `_walk`; `clear_query_caches`)
+WALKS_LIMIT = 50_000
+
+
+def _terrain_walk(bf: Battlefield, index: int, a: Point3, b: Point3, length: float, radius: float, height: float,
+                  can_climb: bool, diff_mult: float, low_extra: float) -> SegmentCost:
+    """`_walk` past the enemy bases: the floor, impassable and climbable pieces, difficult ground and low
+    obstacles. A pure function of the battlefield (its pieces never change) and the arguments, so `_walk` keeps
+    its answers (or its `_Illegal`'s fields) in the battlefield's cache, keyed by all of them."""
+    z = a[2]
     seg = LineString([a[:2], b[:2]])
     lv = level_at(bf, a[0], a[1], z)
     if lv is None:
@@ -234,9 +262,8 @@ def _walk(bf: Battlefield, index: int, a: Point3, b: Point3, radius: float, heig
     if at.difficult_union is not None and len(at.difficult_tree.query(seg)):
         diff = float(shapely.length(shapely.intersection(seg, at.difficult_union)))
         if diff > EPS:
-            extra += (float(settings["move.difficult_mult"]) - 1.0) * diff
+            extra += (diff_mult - 1.0) * diff
             touched.extend(p.id for p, q in zip(at.difficult, at.difficult_polys, strict=True) if q.intersects(seg))
-    low_extra = float(settings["move.low_obstacle_extra"])
     if low_extra:
         for j in at.low_tree.query(seg):
             if shapely.length(shapely.intersection(seg, at.low_polys[int(j)])) > EPS:

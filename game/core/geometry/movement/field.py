@@ -222,15 +222,10 @@ def _extra_arrays(q: PathQuery, n: int) -> tuple[Ints, Ints, Floats, Ints]:
     for u, edges in q.extra.items():
         counts[u + 1] = len(edges)
     ptr = np.cumsum(counts)
-    m = int(ptr[-1])
-    to = np.empty(m, np.int64)
-    cost = np.empty(m, np.float64)
-    kind = np.empty(m, np.int64)
-    for u, edges in q.extra.items():
-        k = int(ptr[u])
-        for v, c, kd in edges:
-            to[k], cost[k], kind[k] = v, c, kd
-            k += 1
+    flat = [e for u in sorted(q.extra) for e in q.extra[u]]  # by tail node, each in its order: where ptr puts them
+    to = np.array([e[0] for e in flat], np.int64)
+    cost = np.array([e[1] for e in flat], np.float64)
+    kind = np.array([e[2] for e in flat], np.int64)
     return ptr, to, cost, kind
 
 
@@ -359,14 +354,17 @@ def chain_of(f: CostField, u: int) -> list[int]:
 def crosses_enemies(path: Sequence[Point3], enemies: Sequence[Base], *, radius: float, height: float) -> bool:
     """Does the centre path pass within r + r_enemy of an enemy base at its level (GEO-8)? The test
     `shortest_path` makes on its first pass before it routes round the enemy bases."""
-    ens = [e for e in enemies if any(vertically_overlap(p[2], height, e.z, e.height) for p in path)]
-    if not ens or len(path) < 2:
+    if len(path) < 2:
         return False
+    # the enemies near the path's box, then those at its levels: both filters keep list order, so the same ones
+    # as the other way round, with the cheap one first (the overlap test reads a point's z alone: each level once)
     xs = [p[0] for p in path]
     ys = [p[1] for p in path]
     lo_x, hi_x, lo_y, hi_y = min(xs), max(xs), min(ys), max(ys)
-    ens = [e for e in ens if lo_x - radius - e.radius <= e.x <= hi_x + radius + e.radius
+    ens = [e for e in enemies if lo_x - radius - e.radius <= e.x <= hi_x + radius + e.radius
            and lo_y - radius - e.radius <= e.y <= hi_y + radius + e.radius]
+    zs = {p[2] for p in path} if ens else set()
+    ens = [e for e in ens if any(vertically_overlap(z, height, e.z, e.height) for z in zs)]
     if not ens:
         return False
     arr = np.asarray(path)

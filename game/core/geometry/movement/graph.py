@@ -70,6 +70,16 @@ class NavGraph:
     node_lists: tuple[list[float], list[float], list[int]]  # (x, y, level) of every node, for the search loop
     build_ms: float = 0.0
     stats: dict[str, int] = field(default_factory=dict)
+    _edges: list[list[tuple[int, float, int]]] | None = field(default=None, repr=False)
+
+    def edge_lists(self) -> list[list[tuple[int, float, int]]]:
+        """Per node, its edges (head, GEO-8 cost, kind) in `adj` order, as the search loop reads them: built on
+        the first search and kept (the graph never changes); callers must not change the lists."""
+        if self._edges is None:
+            indptr, to, cost, kind = self.adj
+            self._edges = [list(zip(to[indptr[u]:indptr[u + 1]], cost[indptr[u]:indptr[u + 1]],
+                                    kind[indptr[u]:indptr[u + 1]], strict=True)) for u in range(len(indptr) - 1)]
+        return self._edges
 
     @property
     def circles(self) -> Circles:

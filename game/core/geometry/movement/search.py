@@ -24,7 +24,7 @@ class SearchResult(NamedTuple):
 def search(q: PathQuery) -> SearchResult:
     """A* to the query's goal (Dijkstra's one-to-all costs when it has none), within its bound (GEO-27)."""
     g = q.g
-    indptr, eto, ecost, ekind = g.adj
+    own_edges = g.edge_lists()
     gxl, gyl, glv = g.node_lists
     qxl, qyl, qlv = q.qx.tolist(), q.qy.tolist(), q.ql.tolist()
     N, bound, goal, G = q.N, q.bound + EPS, q.goal, q.G
@@ -46,10 +46,9 @@ def search(q: PathQuery) -> SearchResult:
             break
         if u < N:
             ux, uy, ul = gxl[u], gyl[u], glv[u]
-            own = [(eto[k], ecost[k], ekind[k]) for k in range(indptr[u], indptr[u + 1])]
+            edges = own_edges[u]
             if u in extra:
-                own += extra[u]
-            edges = own
+                edges = edges + extra[u]  # a new list: the graph's own stays as it is
         else:
             ux, uy, ul = qxl[u - N], qyl[u - N], qlv[u - N]
             edges = extra.get(u, ())

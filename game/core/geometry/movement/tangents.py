@@ -36,13 +36,15 @@ class GraphBuilder:
     ecost: list[Floats] = field(default_factory=list)
     ekind: list[Ints] = field(default_factory=list)
     base: int = 0  # id of the first node held here
+    count: int = 0  # nodes held here (`add_nodes` keeps it)
 
     def add_nodes(self, x: ArrayLike, y: ArrayLike, level: ArrayLike, circle: ArrayLike, side: ArrayLike,
                   off: ArrayLike) -> Ints:
         """Append nodes (scalars are repeated for every x) and return their ids."""
         xs = np.asarray(x, float)
         n = len(xs)
-        first = self.base + sum(len(a) for a in self.nx)
+        first = self.base + self.count
+        self.count += n
         self.nx.append(xs)
         self.ny.append(np.asarray(y, float))
         self.nlevel.append(_column(level, np.int64, n))
@@ -69,7 +71,8 @@ def _column(v: ArrayLike, dtype: DTypeLike, n: int) -> np.ndarray:
     """A fresh length-n array of v (a scalar or a length-n array)."""
     if np.ndim(v) == 0:
         return np.full(n, v, dtype)
-    return np.broadcast_to(np.asarray(v, dtype), (n,)).copy()
+    a = np.asarray(v, dtype)
+    return a.copy() if a.shape == (n,) else np.broadcast_to(a, (n,)).copy()  # the copy alone when no broadcast
 
 
 @dataclass(slots=True)
@@ -96,8 +99,9 @@ def tangent_candidates(a_xy: tuple[Floats, Floats], a_node: Ints, a_circ: Ints, 
     a_circ/b_circ: the circle of circle ends (-1 for points), of radius a_r/b_r, turned round on side a_side/b_side."""
     ax, ay = a_xy
     bx, by = b_xy
-    a_r = np.broadcast_to(np.asarray(a_r, float), np.shape(ax))
-    b_r = np.broadcast_to(np.asarray(b_r, float), np.shape(bx))
+    # a radius is a scalar or one per end: numpy applies a scalar to every element as the broadcast array would
+    a_r = np.asarray(a_r, float)
+    b_r = np.asarray(b_r, float)
     cx, cy, c0, cw = circles
     # the tangent's direction alpha fixes both tangent points: angle alpha - side*pi/2 on each circle
     k = b_side * b_r - a_side * a_r
@@ -115,10 +119,12 @@ def tangent_candidates(a_xy: tuple[Floats, Floats], a_node: Ints, a_circ: Ints, 
     idx = np.nonzero(ok)[0]
     if len(idx) == 0:
         return None
-    tax = ax[idx] + a_r[idx] * np.cos(tha[idx]) * (a_circ[idx] >= 0)
-    tay = ay[idx] + a_r[idx] * np.sin(tha[idx]) * (a_circ[idx] >= 0)
-    tbx = bx[idx] + b_r[idx] * np.cos(thb[idx]) * (b_circ[idx] >= 0)
-    tby = by[idx] + b_r[idx] * np.sin(thb[idx]) * (b_circ[idx] >= 0)
+    ar = a_r[idx] if a_r.size > 1 else a_r
+    br = b_r[idx] if b_r.size > 1 else b_r
+    tax = ax[idx] + ar * np.cos(tha[idx]) * (a_circ[idx] >= 0)
+    tay = ay[idx] + ar * np.sin(tha[idx]) * (a_circ[idx] >= 0)
+    tbx = bx[idx] + br * np.cos(thb[idx]) * (b_circ[idx] >= 0)
+    tby = by[idx] + br * np.sin(thb[idx]) * (b_circ[idx] >= 0)
     return TangentCandidates(idx, tax, tay, tbx, tby, (a_node, a_circ, a_side), (b_node, b_circ, b_side), both_ways,
                              enemies)
 

@@ -8,7 +8,7 @@ from typing import Protocol
 
 import numpy as np
 
-from game.core.battlefield import Base, Battlefield, Point2, Point3, Scene
+from game.core.battlefield import Base, Battlefield, Point2, Point3, Scene, SmokeCloud
 from game.core.geometry.crossing import sample_point
 from game.core.geometry.distance import base_distance
 from game.core.geometry.sight.jit import kernels
@@ -17,7 +17,7 @@ from game.core.settings import Settings
 from game.core.tolerance import EPS
 
 __all__ = [
-    "LosFact", "RayFact", "SightBackend", "FastBackend", "line_of_sight", "point_line_of_sight",
+    "LosFact", "RayFact", "SightBackend", "FastBackend", "line_of_sight", "point_line_of_sight", "sees",
     "clear_query_caches", "sample_points", "SAMPLE_LABELS",
 ]
 
@@ -278,6 +278,67 @@ def line_of_sight(bf: Battlefield, scene: Scene, viewer_id: str, target_id: str,
         memo.clear()
     memo[key] = fact
     return fact
+
+
+def sees(bf: Battlefield, a: Base, t: Base, smoke: tuple[SmokeCloud, ...], *, settings: Settings,
+         max_distance: float | None = None) -> bool:
+    """`line_of_sight(...).visible` for two bases when models do not block LOS (`los.models_block` false: the
+    other bases play no part), without the scene or the per-ray facts: the same rays through the same kernel, a
+    ray blocked by the same test (a `blocks_los` prism, woods deeper than `los.woods_depth`, a smoke cylinder),
+    visible iff one ray of either direction is open and (with `max_distance`) the bases are within it.
+
+    Cached in the battlefield's query memo beside `line_of_sight`'s facts (the same key, so a fact already there
+    answers; `clear_query_caches` forgets both): the answer is a pure function of the key (the two bases, the
+    smoke, the woods depth, the limit) and the battlefield, whose pieces never change."""
+    if settings["los.models_block"]:
+        raise ValueError("sees: with los.models_block every base counts; use line_of_sight with the scene")
+    if settings["los.mode"] != "2.5d_rays":
+        raise ValueError(f"los.mode {settings['los.mode']!r}: only '2.5d_rays' (GEO-10) is implemented")
+    depth = float(settings["los.woods_depth"])
+    key = ("los", FAST.name, a, t, smoke, (), depth, max_distance)
+    memo = query_memo(bf)
+    fact: LosFact | None = memo.get(key)
+    if fact is not None:
+        return fact.visible
+    vkey = ("sees", *key)
+    hit: bool | None = memo.get(vkey)
+    if hit is not None:
+        return hit
+    if max_distance is not None and base_distance(a, t).distance > max_distance + EPS:
+        seen = False
+    else:
+        seen = _any_open(world_of(bf), a, t, smoke, depth)
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[vkey] = seen
+    return seen
+
+
+def _any_open(world: World, a: Base, t: Base, smoke: tuple[SmokeCloud, ...], depth: float) -> bool:
+    """Is one of the 20 GEO-10 rays of a and t open (`trace_facts`' `blocked`, read straight off the kernel)? The
+    kernel traces every ray on its own, so the rays from a's eye are traced first and t's only when all are shut."""
+    cyl = [(s.x, s.y, s.radius, s.z, s.z + s.height) for s in smoke]
+    cyla = np.array(cyl, dtype=np.float64).reshape(-1) if cyl else np.zeros(0, dtype=np.float64)
+    pn = world.as_lists()[2]
+    k = kernels()
+    m = 10
+    hits = np.empty(m * max(world.n_pieces, 1), dtype=np.int64)
+    hptr = np.empty(m + 1, dtype=np.int64)
+    cyls = np.empty(m * max(len(cyl), 1), dtype=np.int64)
+    cptr = np.empty(m + 1, dtype=np.int64)
+    woods = np.empty(m, dtype=np.float64)
+    for viewer, target in ((a, t), (t, a)):
+        rays = [eye(viewer) + s for s in sample_points(viewer.centre, target)]
+        k.trace_rays(np.array(rays, dtype=np.float64).reshape(-1), m, world.ed, world.pf, world.pn, world.gf,
+                     world.gn, world.cs, world.ci, world.wi, cyla, len(cyl), world.stamp, world.cand, world.tbuf,
+                     hits, hptr, cyls, cptr, woods)
+        hl, hp, cp, wl = hits.tolist(), hptr.tolist(), cptr.tolist(), woods.tolist()
+        for i in range(m):
+            if cp[i + 1] > cp[i] or wl[i] > depth + EPS:
+                continue
+            if not any(pn[5 * p + 2] & 1 for p in hl[hp[i]:hp[i + 1]]):
+                return True
+    return False
 
 
 def point_line_of_sight(bf: Battlefield, scene: Scene, viewer_id: str, point: Point3, *, marker_height: float = 0.5,

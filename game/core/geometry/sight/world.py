@@ -12,6 +12,7 @@ from game.core.geometry.sight.kernels import FLAG_BLOCKS, FLAG_WOODS, PAD
 
 WORLD_KEY = "game.core.geometry.sight.world/world/v1"  # Battlefield.cache key of the compiled world
 MEMO_KEY = "game.core.geometry.sight.world/memo/v1"  # Battlefield.cache key of the per-query memo (clearable)
+WALKS_KEY = "game.core.geometry.movement.cost/walks/v1"  # the walked segments' terrain verdicts (movement.cost)
 GRID_TARGET_CELL = 1.5  # inches; measured best on bench-town (1" to 3" within 20%)
 
 
@@ -168,5 +169,7 @@ def query_memo(bf: Battlefield) -> dict[tuple[object, ...], Any]:
 
 
 def clear_query_caches(bf: Battlefield) -> None:
-    """Forget every memoised query answer of this battlefield (the compiled world stays: it never changes)."""
+    """Forget every memoised query answer of this battlefield: the sight memo and the walked segments' verdicts
+    (the compiled world and the nav graphs stay: they never change)."""
     bf.cache.pop(MEMO_KEY, None)
+    bf.cache.pop(WALKS_KEY, None)
