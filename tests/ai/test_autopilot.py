@@ -191,3 +191,26 @@ def test_end_when_nothing_to_do() -> None:
     activate(st, "a1")
     a = CrewAutopilot(1, "normal").choose(st)
     assert isinstance(inner(a), EndActivation) and a.reason["rule"] == "TURN-6"
+
+
+def test_no_shot_into_a_melee_with_a_friend_and_no_grenade_on_a_friend_lying_out() -> None:
+    """GAP-76: an enemy in base contact with a friend is not shot at normal (hits may fall on the friend; easy
+    shoots); GAP-93: a friend lying Out of Action near the aim point stops a grenade (the template could kill it)
+    - the regression of simulate game 193 of `crossroads-blyatsk --paired --seed 1 --agents normal,random`."""
+    st = game([("a1", "a", trooper(), (5, 18)), ("a2", "a", trooper(), (11.0, 18)),
+               ("b1", "b", trooper(), (12.05, 18))])
+    activate(st, "a1")
+    assert not isinstance(inner(CrewAutopilot(1, "normal").choose(st)), RangedAttack)
+    st_e = game([("a1", "a", trooper(), (5, 18)), ("a2", "a", trooper(), (11.0, 18)),
+                 ("b1", "b", trooper(), (12.05, 18))])
+    activate(st_e, "a1")
+    easy = CrewAutopilot(3, "easy")
+    assert any(isinstance(inner(easy.choose(st_e)), RangedAttack) for _ in range(8))
+    pistol = ("pistol",)
+    group = [("b1", "b", trooper(weapons=pistol), (14, 18)), ("b2", "b", trooper(weapons=pistol), (15.2, 18.6)),
+             ("b3", "b", trooper(weapons=pistol), (14.6, 17.2))]
+    st2 = game([("a1", "a", trooper(weapons=pistol), (8, 18)), ("a2", "a", trooper(weapons=pistol), (16, 20)),
+                *group], grenades={"a1": {"hand_grenade": 2}})
+    st2.models["a2"].ooa = True
+    activate(st2, "a1")
+    assert not isinstance(inner(CrewAutopilot(1, "normal").choose(st2)), ThrowGrenade)

@@ -85,6 +85,8 @@ def attacks(view: View, m: ModelState, level: Level, *, goal_force: str | None,
                 a = MeleeAttack(m.unit, t.id, wid)
             elif p.template is not None or not p.range_max or d > float(p.range_max) + 0.01:
                 continue
+            elif not level.melee_fire and _in_friendly_melee(view, t):
+                continue  # GAP-76: hits into a melee fall on friends too; a careful player holds fire
             else:
                 a = RangedAttack(m.unit, t.id, wid)
             opt = _valued(view, a, t, worth, bonus, context, wrap)
@@ -94,6 +96,18 @@ def attacks(view: View, m: ModelState, level: Level, *, goal_force: str | None,
         out += _throws(view, m, goal_force, grenades=level.grenades)
     out.sort(key=lambda o: (-o.value, o.action.to_json().__repr__()))
     return out
+
+
+def _in_friendly_melee(view: View, t: ModelState) -> bool:
+    """The target is in base contact with one of the crew's models (a shot at it is a shot into a melee)."""
+    return any(view.gap(f, t) <= CONTACT for f in view.mine)
+
+
+def _friends_on_table(view: View, m: ModelState) -> list[ModelState]:
+    """The crew's models a template could touch: those in play and those lying Out of Action (GAP-93: a template
+    can finish them)."""
+    return [f for f in view.st.models.values() if f.side == m.side and f.deployed and not f.dead
+            and (f.in_play or f.ooa)]
 
 
 def _legal(view: View, a: Action) -> bool:
@@ -166,7 +180,7 @@ def _throws(view: View, m: ModelState, goal_force: str | None, *, grenades: bool
                 aim = TemplateAttack(m.unit, wid, round(t.x, 4), round(t.y, 4))
                 tries.append((aim, TemplateKind(tp.value).radius, 1, "COMBAT-4.1.RANGED"))
         for a, radius, least, rule in tries:
-            if any(math.hypot(f.x - t.x, f.y - t.y) <= radius + longest + f.radius for f in view.mine):
+            if any(math.hypot(f.x - t.x, f.y - t.y) <= radius + longest + f.radius for f in _friends_on_table(view, m)):
                 continue
             under = [o for o in view.foes if math.hypot(o.x - t.x, o.y - t.y) <= radius + o.radius]
             if len(under) < least or not _legal(view, a):
@@ -190,7 +204,7 @@ def _flame(view: View, m: ModelState, t: ModelState, wid: str, goal_force: str |
         odds = attack_odds(view.st, a)
     except IllegalAction:
         return []
-    friends = {x.id for x in view.mine}
+    friends = {x.id for x in _friends_on_table(view, m)}
     gain, hit = 0.0, 0
     for mid, mo in odds.models.items():
         if mid in friends and float(mo.p_touched) > 0:

@@ -18,6 +18,7 @@ class Level:
     * `slip`: the chance of taking the second-best option instead of the best (a person's error); `distract`: the
       chance a unit forgets its job and goes for the nearest enemy instead (a beginner chasing the fight).
     * `rush`: searches and triggers go by the shortest path, not by cover (the objective is a race).
+    * `melee_fire`: shoots at an enemy in base contact with a friend (GAP-76: some hits may fall on the friend).
     * `cover_step`: spacing of the cover points a move considers (inches; smaller is finer and slower)."""
 
     name: str
@@ -36,12 +37,13 @@ class Level:
     cover_step: float
     distract: float = 0.0
     rush: bool = True
+    melee_fire: bool = False
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", cover=0.0, exposure=0.0, min_shot=0.0, focus=0.0, grenades=False, alert=False,
                   aim=False, back_off=False, avoid_trigger_wounded=False, search_hotspots=False, medkit=0.5,
-                  slip=0.3, cover_step=2.0, distract=0.3, rush=False),
+                  slip=0.3, cover_step=2.0, distract=0.3, rush=False, melee_fire=True),
     "normal": Level("normal", cover=0.6, exposure=0.5, min_shot=0.08, focus=0.25, grenades=True, alert=True,
                     aim=False, back_off=True, avoid_trigger_wounded=True, search_hotspots=True, medkit=1.0,
                     slip=0.0, cover_step=1.0),
