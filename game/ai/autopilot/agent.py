@@ -28,6 +28,7 @@ from game.core.actions import (
     Activate,
     Aim,
     Alert,
+    BoltToss,
     ChooseFoundItem,
     ChooseHostileRoll,
     ChooseInitiative,
@@ -311,10 +312,17 @@ class CrewAutopilot:
             mv = choose_move(view, m, lv, self.rng, goal=goal, purpose=job.text, arrive=spots,
                              may_trigger=not wounded, rush=lv.rush)
         elif job.kind == "trigger" and job.location is not None:
-            spots = search_spots(view, m, view.st.locations[job.location])
+            loc = view.st.locations[job.location]
+            spots = search_spots(view, m, loc, by_point=True)
             goal = (spots[0][0], spots[0][1]) if spots else job.goal
-            mv = choose_move(view, m, lv, self.rng, goal=goal, purpose=job.text, may_trigger=True,
-                             rush=lv.rush and view.is_clear(view.st.locations[job.location]))
+            there = math.hypot(m.x - goal[0], m.y - goal[1]) < 0.1
+            mv = None if there else choose_move(view, m, lv, self.rng, goal=goal, purpose=job.text, may_trigger=True,
+                                                rush=lv.rush and view.is_clear(loc))
+            if mv is None or float(mv.numbers.get("progress", 0.0)) < 0.5:
+                toss = BoltToss(uid, loc.id, loc.x, loc.y)
+                if _legal(view.st, toss):
+                    return self._why(toss, "MISSION-8.2.BOLT-TOSS", "trigger",
+                                     f"toss a bolt into {loc.name}'s Reaction Radius: walking in gets no nearer")
         else:
             mv = choose_move(view, m, lv, self.rng, goal=job.goal, purpose=job.text, target=job.target,
                              fight=job.kind in ("fight", "hunt"), may_trigger=job.kind == "hunt" and not wounded)

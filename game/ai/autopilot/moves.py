@@ -41,9 +41,10 @@ def allowance(view: View, m: ModelState) -> float:
     return move_allowance(m, hustle_bonus=hustle, settings=settings_of(st)).inches * 0.999
 
 
-def search_spots(view: View, m: ModelState, loc: LocationState) -> list[Point3]:
+def search_spots(view: View, m: ModelState, loc: LocationState, *, by_point: bool = False) -> list[Point3]:
     """Standing spots from which m may search `loc` (GAP-53: base in contact with its scenic item, or within 1" of
-    its point), nearest to m first."""
+    its point), nearest to m first (`by_point`: nearest to the location's point first, where a model sets it off
+    soonest: MISSION-8.2.TRIGGER measures from the point)."""
     bf = view.st.battlefield
     if loc.footprint:
         pts = [(x, y, 0.0) for (x, y), _ in contact_points([(p[0], p[1]) for p in loc.footprint], m.radius,
@@ -55,7 +56,8 @@ def search_spots(view: View, m: ModelState, loc: LocationState) -> list[Point3]:
     others = [o.base() for o in view.st.models.values() if o.in_play and o.id != m.id]
     ok = legal_positions(bf, pts, radius=m.radius, height=m.profile.height, others=others, mover=m.id)
     keep = [p for p, good in zip(pts, ok, strict=True) if good]
-    return sorted(keep, key=lambda p: (math.hypot(p[0] - m.x, p[1] - m.y), p[0], p[1]))
+    ox, oy = (loc.x, loc.y) if by_point else (m.x, m.y)
+    return sorted(keep, key=lambda p: (math.hypot(p[0] - ox, p[1] - oy), p[0], p[1]))
 
 
 def triggers(view: View, m: ModelState, c: Candidate) -> list[str]:
@@ -144,7 +146,7 @@ def _straight(view: View, m: ModelState, budget: float, goal: tuple[float, float
         t = st.models[target]
         stop = min(budget, max(0.0, res.cost - m.radius - t.radius - 0.02))
     pts = _cut(res.points, stop)
-    if len(pts) < 2:
+    if len(pts) < 2 or sum(math.dist(a[:2], b[:2]) for a, b in zip(pts, pts[1:], strict=False)) < 0.05:
         return None
     if not may_trigger and view.st.locations and entries([(p[0], p[1]) for p in pts], m.radius,
                                                           live_locations(view.ctx)):
