@@ -214,3 +214,19 @@ def test_no_shot_into_a_melee_with_a_friend_and_no_grenade_on_a_friend_lying_out
     st2.models["a2"].ooa = True
     activate(st2, "a1")
     assert not isinstance(inner(CrewAutopilot(1, "normal").choose(st2)), ThrowGrenade)
+
+
+def test_a_location_it_cannot_walk_near_is_set_off_with_a_bolt() -> None:
+    """MISSION-8.2.BOLT-TOSS: the objective's point sits in the middle of an impassable block whose edge is more than
+    3" from it; the model standing at the edge spot nearest the point tosses a bolt rather than standing still."""
+    from game.core.actions import BoltToss
+    from tests.zonekit import piece
+
+    block = piece(1, 14, 12, 26, 24, 1.0, impassable=True)
+    st = game([("a1", "a", trooper(), (13.46, 18)), ("b1", "b", trooper(), (70, 34))], table=(72, 36),
+              pieces=(block,))
+    st.locations["obj"] = LocationState("obj", "the crate", "objective", 20.0, 18.0, 1,
+                                        footprint=[[14, 12], [26, 12], [26, 24], [14, 24]])
+    activate(st, "a1")
+    a = CrewAutopilot(1, "normal").choose(st)
+    assert isinstance(inner(a), BoltToss) and a.reason["rule"] == "MISSION-8.2.BOLT-TOSS"
