@@ -66,13 +66,14 @@ class View:
     # -- sight --------------------------------------------------------------------------------------------------
     @cached_property
     def sight(self) -> dict[tuple[str, str], CheckVerdict]:
-        """(viewer, target) -> the GEO-10/GEO-12 check for every pair of one of mine and one enemy, both ways."""
-        pairs = [(a.id, b.id) for a in self.mine for b in self.foes] + [(b.id, a.id) for a in self.mine
-                                                                          for b in self.foes]
+        """(viewer, target) -> the GEO-10/GEO-12 check of one of mine against one enemy, under both orders of the
+        pair: only `visible` is read, and GEO-10 LOS is mutual (a check traces both ways), so one check per pair
+        answers both."""
+        pairs = [(a.id, b.id) for a in self.mine for b in self.foes]
         if not pairs:
             return {}
         out = check_pairs(self.st.battlefield, self.st.scene(), pairs, settings=self.settings)
-        return {(v.attacker, v.target): v for v in out}
+        return {k: v for v in out for k in ((v.attacker, v.target), (v.target, v.attacker))}
 
     def sees(self, a: str, b: str) -> bool:
         v = self.sight.get((a, b))
