@@ -80,6 +80,22 @@ def test_a_locked_hostile_on_alert_does_not_spring_on_another_enemy() -> None:
     assert isinstance(d.action, DeclineInterrupt)
 
 
+def test_a_locked_hostile_on_alert_fights_the_enemy_in_base_contact() -> None:
+    """AI-D.09 with AI-D.07 step 2 (the referee's reading): locked on a hidden target it cannot attack, a bandit on
+    Alert with another enemy in base contact fights that enemy at the window (declining was a checker violation in
+    game 178 of `simulate chernya-woods --seed 3 --agents normal,easy --check`)."""
+    st = zone_game([("locked", "a", CREW, (30.0, 4.0)), ("other", "a", CREW, (11.02, 14.0))],
+                   pieces=(wall(1, 14.0, 0.0, 15.0, 13.0),))
+    (b,) = add_force(st, "bandit", [(10.0, 14.0)], location=(10.0, 14.0), tl=2)
+    st.units[b].alert = True
+    lock(st, b, "locked")
+    activate(st, "other")
+    assert st.phase is Phase.INTERRUPT
+    d = decide(st)
+    assert isinstance(d.action, Interrupt) and isinstance(d.action.action, MeleeAttack)
+    assert d.action.action.target == "other" and d.reason["rule"] == "AI-D.09"
+
+
 # --- AI-D.12 -------------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("hostile,crew,p_a,p_b,k", [

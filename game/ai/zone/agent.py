@@ -44,6 +44,7 @@ from game.core.actions import (
     DeclineMedKit,
     EndActivation,
     Interrupt,
+    MeleeAttack,
     Parry,
     Rally,
     Reasoned,
@@ -452,7 +453,13 @@ class ZoneAgent:
                     options[e] = s[0]
             if not options:
                 continue
-            if target is not None:
+            contact = sorted(e for e, x in options.items() if isinstance(x.action, MeleeAttack))
+            if target is not None and target not in options and contact:
+                # AI-D.07 step 2 (the referee's reading, game.referee.choices.plan): Engaged away from a target it
+                # cannot attack, it fights the enemy in base contact (the AI-D.01 choice among them)
+                ch = choose_target(state, uid, close_tol=tune.close_tol, hostile_vs_hostile=tune.hostile_vs_hostile)
+                pick = next((f.enemy for f in ch.ranked if f.enemy in contact), contact[0])
+            elif target is not None:
                 if target not in options:
                     continue  # AI-D.02: it attacks no one else while the lock holds
                 pick = target
