@@ -13,10 +13,10 @@ from typing import Any
 from game.ai.autopilot.levels import Level
 from game.ai.autopilot.view import View
 from game.core.actions import Move
-from game.core.battlefield import Point3
+from game.core.battlefield import Cover, Point3
 from game.core.geometry.movement.standing import legal_positions
 from game.core.rules import hustle_due, settings_of
-from game.core.rules.exposure import Candidate, candidate_points, contact_points
+from game.core.rules.exposure import Candidate, candidate_points, contact_points, path_to
 from game.core.rules.formation import formation_move
 from game.core.rules.locations import entries, live_locations
 from game.core.rules.stats import move_allowance
@@ -135,8 +135,6 @@ def _straight(view: View, m: ModelState, budget: float, goal: tuple[float, float
     """With no enemy near (or at a level that ignores cover): along the shortest path (GEO-27) toward the goal, as
     far as the allowance goes (never stopping half-way up stairs or a ladder). None when there is no path, it would
     set off a location it must not, or the engine refuses the Move."""
-    from game.core.rules.exposure import path_to
-
     st = view.st
     res = path_to(st, m.id, (m.x, m.y, m.z), target if target is not None else goal)
     if not res.found or len(res.points) < 2:
@@ -180,8 +178,6 @@ def _cut(points: Sequence[Point3], length: float) -> list[Point3]:
 
 def _arrivals(view: View, m: ModelState, budget: float, spots: list[Point3]) -> list[Candidate]:
     """Search spots within reach this Move, as candidates (their path by the engine's own shortest path)."""
-    from game.core.rules.exposure import path_to
-
     out: list[Candidate] = []
     for p in spots[:3]:
         if math.hypot(p[0] - m.x, p[1] - m.y) > budget + 0.5:
@@ -189,14 +185,8 @@ def _arrivals(view: View, m: ModelState, budget: float, spots: list[Point3]) -> 
         res = path_to(view.st, m.id, (m.x, m.y, m.z), (p[0], p[1]), budget=budget)
         if res.found and res.cost <= budget:
             out.append(Candidate(p[0], p[1], res.points[-1][2], "arrive", res.cost, tuple(res.points), budget,
-                                 _cover_none()))
+                                 Cover.NONE))
     return out
-
-
-def _cover_none() -> Any:
-    from game.core.battlefield import Cover
-
-    return Cover.NONE
 
 
 def retreat_goal(view: View, m: ModelState) -> tuple[float, float]:
