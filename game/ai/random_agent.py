@@ -2,7 +2,6 @@
 legal instances uniformly, with move destinations on every floor in reach (stairs, ladders and climbs)."""
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -11,6 +10,7 @@ from functools import partial
 import shapely
 from shapely.ops import nearest_points
 
+from game.ai.common import cut, lead, legal
 from game.core.actions import (
     Action,
     Activate,
@@ -28,7 +28,6 @@ from game.core.actions import (
     Deploy,
     EndActivation,
     FlameAttack,
-    IllegalAction,
     Inspect,
     Interrupt,
     Jump,
@@ -53,7 +52,7 @@ from game.core.geometry.movement.paths import PathResult, shortest_path
 from game.core.geometry.movement.reach import reach
 from game.core.geometry.polygon import polygon_bounds
 from game.core.geometry.terrain import LOW_OBSTACLE, Level, levels, pieces_at, walking_level
-from game.core.rules import eligible_units, hustle_due, remaining, settings_of, validate
+from game.core.rules import eligible_units, hustle_due, remaining, settings_of
 from game.core.rules.context import read_ctx
 from game.core.rules.factions import alliance_targets
 from game.core.rules.flow import window_kits
@@ -137,7 +136,7 @@ class RandomAgent:
             x = self.rng.uniform(x0 + m.radius, x1 - m.radius)
             y = self.rng.uniform(y0 + m.radius, y1 - m.radius)
             a = Deploy(m.id, round(x, 3), round(y, 3))
-            if _legal(st, a):
+            if legal(st, a):
                 return a
         raise RuntimeError(f"no legal deployment point found for {m.id} in {zone.name}")
 
@@ -176,14 +175,14 @@ class RandomAgent:
         for make in kinds:
             for a in make():
                 wrapped = wrap(a) if wrap is not None else a
-                if wrapped is not None and _legal(st, wrapped):
+                if wrapped is not None and legal(st, wrapped):
                     return wrapped
         return None
 
     # -- candidate decisions, by kind -------------------------------------------------------------------
     def _kinds(self, st: GameState, uid: str, *, context: str) -> dict[str, Candidates]:
         """Every kind of unit action, each a generator of its candidates in a random order."""
-        m = _lead(st, uid)
+        m = lead(st, uid)
         kinds: dict[str, Candidates] = {
             "Move": lambda: self._moves(st, uid, m),
             "Climb": lambda: self._climbs(st, uid, m, context),
@@ -257,7 +256,7 @@ class RandomAgent:
             inner: list[Action | None] = [Rally(other), None, *(ComplexTask(other, t) for t in st.tasks)]
             pick = self.rng.choice(inner)
             if pick is None:
-                pick = next(self._moves(st, other, _lead(st, other)), None)
+                pick = next(self._moves(st, other, lead(st, other)), None)
             if pick is not None:
                 yield Order(uid, other, pick)
 
@@ -470,9 +469,9 @@ class RandomAgent:
             yield _exact(res.waypoints)
         reach_of = budget * self.rng.uniform(0.6, 1.0)
         for share in (1.0, 0.8, 0.55):
-            cut = _cut(res.points, reach_of * share)
-            if cut:
-                yield cut
+            part = cut(res.points, reach_of * share)
+            if part:
+                yield part
 
 
     def _charge_path(self, st: GameState, m: ModelState, goal: Point3) -> PathResult | None:
@@ -493,23 +492,6 @@ class RandomAgent:
         return None
 
 
-def _cut(points: Sequence[Point3], length: float) -> tuple[Point3, ...]:
-    """The waypoints of a path (start first) cut after `length` inches, never half-way up or down a level."""
-    left = length
-    pts: list[Point3] = []
-    for a, b in itertools.pairwise(points):
-        seg = math.dist(a, b)
-        if seg <= left:
-            pts.append(b)
-            left -= seg
-            continue
-        t = left / seg if seg else 0.0
-        if abs(b[2] - a[2]) <= 0.01:  # never stop half-way up stairs, a ladder or a climb
-            pts.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), a[2]))
-        break
-    return _exact(pts)
-
-
 def _exact(points: Sequence[Point3]) -> tuple[Point3, ...]:
     # Exact floats: rounding a tangent point would push the base into the corner it skirts.
     return tuple((p[0], p[1], p[2]) for p in points)
@@ -520,24 +502,12 @@ def _extent(poly: shapely.Polygon) -> tuple[float, float]:
     return x1 - x0, y1 - y0
 
 
-def _lead(st: GameState, uid: str) -> ModelState:
-    return next(st.models[x] for x in st.units[uid].models if st.models[x].in_play)
-
-
 def _others(st: GameState, m: ModelState) -> Sequence[Base]:
     return [o.base() for o in st.models.values() if o.in_play and o.id != m.id]
 
 
 def _gap(a: ModelState, b: ModelState) -> float:
     return math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius
-
-
-def _legal(st: GameState, a: Action) -> bool:
-    try:
-        validate(st, a)
-    except IllegalAction:
-        return False
-    return True
 
 
 __all__ = ["RandomAgent", "remaining"]

@@ -22,6 +22,7 @@ from game.ai.autopilot.fire import Option, attacks, target_worth
 from game.ai.autopilot.levels import LEVELS, Level
 from game.ai.autopilot.moves import choose_move, retreat_goal, search_spots
 from game.ai.autopilot.view import REACTION, View
+from game.ai.common import lead, legal
 from game.ai.zone.attacks import parry_hits
 from game.core.actions import (
     Action,
@@ -50,7 +51,7 @@ from game.core.actions import (
 )
 from game.core.geometry.polygon import polygon_bounds
 from game.core.odds.actions import attack_odds
-from game.core.rules import apply, eligible_units, remaining, validate
+from game.core.rules import apply, eligible_units, remaining
 from game.core.rules.context import NoDice, read_ctx
 from game.core.rules.flow import window_kits
 from game.core.rules.melee import parry_chances
@@ -134,7 +135,7 @@ class CrewAutopilot:
             crowd = sum(max(0.0, 2.5 - (math.hypot(o.x - x, o.y - y) - o.radius - m.radius)) for o in placed)
             score = math.hypot(goal[0] - x, goal[1] - y) + 2.0 * crowd
             a = Deploy(m.id, x, y)
-            if (best is None or score < best[0]) and _legal(st, a):
+            if (best is None or score < best[0]) and legal(st, a):
                 best = (score, a)
         if best is None:
             raise RuntimeError(f"no legal deployment point found for {m.id} in {zone.name}")
@@ -150,7 +151,7 @@ class CrewAutopilot:
         jobs = plan(view, self.level)
         best: tuple[tuple[float, float, float, float], str, str] | None = None
         for uid in sorted(eligible_units(st, st.deciding)):
-            m = _lead(st, uid)
+            m = lead(st, uid)
             job = jobs.get(uid)
             d = math.hypot(job.goal[0] - m.x, job.goal[1] - m.y) if job else 99.0
             race = 1.0
@@ -177,7 +178,7 @@ class CrewAutopilot:
         act = st.activation
         assert act is not None
         uid = act.extra_unit if act.extra_left > 0 and act.extra_unit is not None else act.unit
-        m = _lead(st, uid)
+        m = lead(st, uid)
         view = View(st, st.deciding)
         lv = self.level
         left = remaining(act)
@@ -189,9 +190,9 @@ class CrewAutopilot:
         goal_force = _force_of(view, job)
         if unit.pins > 0:
             kit = UseItem(uid, "medkit")
-            if m.wounds_taken and _legal(st, kit):
+            if m.wounds_taken and legal(st, kit):
                 return self._why(kit, "COMBAT-4.4.MEDKIT-SELF", "survive", f"{m.id} dresses its Wound")
-            if _legal(st, Rally(uid)):
+            if legal(st, Rally(uid)):
                 return self._why(Rally(uid), "CORE-3.3.RALLY", "rally",
                                  f"{uid} is pinned ({unit.pins}): Rally removes one", pins=unit.pins)
             return self._end(uid, "pinned and nothing else allowed")
@@ -205,7 +206,7 @@ class CrewAutopilot:
             return self._why(a, rule, job.kind if job else "loot", text)
         if opts and opts[0].value >= lv.min_shot:
             return self._attack(st, uid, opts, left)
-        reload = next((Reload(uid, w) for w in m.unloaded if _legal(st, Reload(uid, w))), None)
+        reload = next((Reload(uid, w) for w in m.unloaded if legal(st, Reload(uid, w))), None)
         if reload is not None:
             return self._why(reload, "CORE-3.3.RELOAD", "fight", f"reload the {reload.weapon}")
         if lv.back_off and view.fragile(m):
@@ -219,7 +220,7 @@ class CrewAutopilot:
             return self._end(uid, "no job left for this unit")
         waiting = job.kind == "escort" and math.hypot(m.x - job.goal[0], m.y - job.goal[1]) < 1.0
         if (lv.alert and left >= 2 and (job.kind in ("hold", "fight") or waiting) and not unit.alert
-                and self._covering(view, m) and _legal(st, Alert(uid))):
+                and self._covering(view, m) and legal(st, Alert(uid))):
             return self._why(Alert(uid), "CORE-3.3.ALERT", job.kind,
                              f"{uid} goes on Alert to cover the crew: enemies may come into view")
         if job.kind == "hold":
@@ -248,7 +249,7 @@ class CrewAutopilot:
         the state with the Aim made) is worth more than two plain shots at the same target."""
         shot = pick.action
         assert isinstance(shot, RangedAttack)
-        if not _legal(st, Aim(uid)):
+        if not legal(st, Aim(uid)):
             return None
         trial = st.clone()
         apply(trial, Aim(uid), NoDice())
@@ -272,20 +273,20 @@ class CrewAutopilot:
         out: list[tuple[Action, str, str]] = []
         for loc in view.open_locations() + [x for x in st.locations.values() if x.searched]:
             a = Search(uid, loc.id)
-            if _legal(st, a):
+            if legal(st, a):
                 out.append((a, "MISSION-8.2.CLEARING", f"search {loc.name} ({loc.kind}): it is clear"))
                 return out
         for tid, t in sorted(st.tasks.items()):
-            if not t.done and _legal(st, ComplexTask(uid, tid)):
+            if not t.done and legal(st, ComplexTask(uid, tid)):
                 out.append((ComplexTask(uid, tid), "CORE-3.4.TASK", f"work on {t.name}"))
                 return out
         if not view.fragile(m):
             for lid, loc in sorted(st.locations.items()):
-                if loc.anomaly and not loc.anomaly_inert and _legal(st, SearchAnomaly(uid, lid)):
+                if loc.anomaly and not loc.anomaly_inert and legal(st, SearchAnomaly(uid, lid)):
                     out.append((SearchAnomaly(uid, lid), "SALVAGE-8.4.ANOMALY-SEARCH", f"take the artifact of {lid}"))
                     return out
         for f in view.mine:
-            if f.id != m.id and f.wounds_taken and _legal(st, UseItem(uid, "medkit", f.id)):
+            if f.id != m.id and f.wounds_taken and legal(st, UseItem(uid, "medkit", f.id)):
                 out.append((UseItem(uid, "medkit", f.id), "COMBAT-4.4.MEDKIT-ALLY", f"dress {f.id}'s Wound"))
                 return out
         return out
@@ -320,7 +321,7 @@ class CrewAutopilot:
                                                 rush=lv.rush and view.is_clear(loc))
             if mv is None or float(mv.numbers.get("progress", 0.0)) < 0.5:
                 toss = BoltToss(uid, loc.id, loc.x, loc.y)
-                if _legal(view.st, toss):
+                if legal(view.st, toss):
                     return self._why(toss, "MISSION-8.2.BOLT-TOSS", "trigger",
                                      f"toss a bolt into {loc.name}'s Reaction Radius: walking in gets no nearer")
         else:
@@ -348,7 +349,7 @@ class CrewAutopilot:
         best: Option | None = None
         for u in sorted(x.id for x in st.units.values() if x.side == st.deciding
                         and (x.alert or x.id == win.extra_unit) and st.unit_in_play(x.id)):
-            m = _lead(st, u)
+            m = lead(st, u)
             opts = attacks(view, m, self.level, goal_force=None,
                            wrap=lambda a, u=u: Interrupt(u, a))  # type: ignore[misc]
             if opts and (best is None or opts[0].value > best.value):
@@ -363,7 +364,7 @@ class CrewAutopilot:
         m = st.models[dec.model]
         use = UseItem(m.unit, "medkit")
         helps = m.wounds_taken - 1 < m.profile.wounds  # a kit that leaves it Out of Action only adds Pins
-        if helps and self.rng.random() < self.level.medkit and _legal(st, use):
+        if helps and self.rng.random() < self.level.medkit and legal(st, use):
             return self._why(use, "COMBAT-4.4.MEDKIT-SELF", "survive", f"{m.id} dresses the Wound at once")
         return self._why(DeclineMedKit(dec.model), "COMBAT-4.4.MEDKIT-SELF", "survive",
                          f"{m.id} keeps the Med-Kit for later" if helps else
@@ -402,7 +403,7 @@ def plan(view: View, level: Level) -> dict[str, Job]:
     the crew is outmatched, hold in cover and shoot; with nothing left, hunt the nearest enemy."""
     st = view.st
     units = sorted({m.unit for m in view.mine})
-    leads = {u: _lead(st, u) for u in units}
+    leads = {u: lead(st, u) for u in units}
     free = list(units)
     jobs: dict[str, Job] = {}
     outmatched = level.back_off and len(view.mine) * 2 < len([f for f in view.foes if f.side not in st.forces])
@@ -431,21 +432,21 @@ def plan(view: View, level: Level) -> dict[str, Job]:
                 u = free[0] if free else None
                 if u is None:
                     break
-                lead = leads[u]
-                f = min(force, key=lambda x: (math.hypot(x.x - lead.x, x.y - lead.y), x.id)) if force else None
+                ld = leads[u]
+                f = min(force, key=lambda x: (math.hypot(x.x - ld.x, x.y - ld.y), x.id)) if force else None
                 free.remove(u)
                 jobs[u] = Job("fight", loc.id, (f.x, f.y) if f else point,
                               f"clear {loc.name}: fight {f.id if f else 'its hostiles'}", f.id if f else None)
         elif loc.kind == "objective" or len(free) >= 3:
             take("trigger", loc, point, f"set off {loc.name} with a healthy model", healthy=True)
     for u in list(free):
-        lead = leads[u]
+        ld = leads[u]
         if outmatched:
-            jobs[u] = Job("hold", None, (lead.x, lead.y), "outmatched: hold in cover and shoot")
+            jobs[u] = Job("hold", None, (ld.x, ld.y), "outmatched: hold in cover and shoot")
         elif objective is not None and not objective.searched and not objective.triggered:
-            jobs[u] = Job("escort", objective.id, _rim(lead, objective), f"close in on {objective.name}")
+            jobs[u] = Job("escort", objective.id, _rim(ld, objective), f"close in on {objective.name}")
         elif view.foes:
-            f = min(view.foes, key=lambda x: (math.hypot(x.x - lead.x, x.y - lead.y), x.id))
+            f = min(view.foes, key=lambda x: (math.hypot(x.x - ld.x, x.y - ld.y), x.id))
             kind = "hold" if (objective is not None and objective.searched and
                               objective.searched_by and st.models[objective.searched_by[0]].side == view.side) \
                 else "hunt"
@@ -495,18 +496,6 @@ def _quick_shot(view: View, m: ModelState) -> float:
                 continue
             best = max(best, target_worth(view, t, None) * (float(r.p_ooa) + 0.3 * float(r.expected_wounds)))
     return round(best, 4)
-
-
-def _lead(st: GameState, uid: str) -> ModelState:
-    return next(st.models[x] for x in st.units[uid].models if st.models[x].in_play)
-
-
-def _legal(st: GameState, a: Action) -> bool:
-    try:
-        validate(st, a)
-    except IllegalAction:
-        return False
-    return True
 
 
 def _plain(v: Any) -> Any:

@@ -10,6 +10,7 @@ from typing import Any
 
 from game.ai.autopilot.levels import Level
 from game.ai.autopilot.view import View
+from game.ai.common import legal
 from game.core.actions import (
     Action,
     FlameAttack,
@@ -21,7 +22,6 @@ from game.core.actions import (
 )
 from game.core.geometry.templates import TemplateKind
 from game.core.odds.actions import attack_odds
-from game.core.rules import validate
 from game.core.state import ModelState
 
 CONTACT = 0.1
@@ -110,18 +110,10 @@ def _friends_on_table(view: View, m: ModelState) -> list[ModelState]:
             and (f.in_play or f.ooa)]
 
 
-def _legal(view: View, a: Action) -> bool:
-    try:
-        validate(view.st, a)
-    except IllegalAction:
-        return False
-    return True
-
-
 def _valued(view: View, a: Action, t: ModelState, worth: float, bonus: float, context: str,
             wrap: Callable[[Action], Action] | None) -> Option | None:
     decision = wrap(a) if wrap is not None else a
-    if not _legal(view, decision):
+    if not legal(view.st, decision):
         return None
     try:
         odds = attack_odds(view.st, a, context=context)
@@ -183,7 +175,7 @@ def _throws(view: View, m: ModelState, goal_force: str | None, *, grenades: bool
             if any(math.hypot(f.x - t.x, f.y - t.y) <= radius + longest + f.radius for f in _friends_on_table(view, m)):
                 continue
             under = [o for o in view.foes if math.hypot(o.x - t.x, o.y - t.y) <= radius + o.radius]
-            if len(under) < least or not _legal(view, a):
+            if len(under) < least or not legal(view.st, a):
                 continue
             gain = sum(0.25 * target_worth(view, o, goal_force) for o in under)
             what = getattr(a, "grenade", None) or getattr(a, "weapon", "")
@@ -198,7 +190,7 @@ def _flame(view: View, m: ModelState, t: ModelState, wid: str, goal_force: str |
     """ARMORY-5.1.BURN: the flame toward `t`, valued by its exact odds over every model it touches; none if a
     friend is among them."""
     a = FlameAttack(m.unit, wid, round(math.atan2(t.y - m.y, t.x - m.x), 4))
-    if not _legal(view, a):
+    if not legal(view.st, a):
         return []
     try:
         odds = attack_odds(view.st, a)

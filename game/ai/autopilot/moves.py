@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from game.ai.autopilot.levels import Level
 from game.ai.autopilot.view import View
+from game.ai.common import cut
 from game.core.actions import Move
 from game.core.battlefield import Cover, Point3
 from game.core.geometry.movement.standing import legal_positions
@@ -143,7 +143,7 @@ def _straight(view: View, m: ModelState, budget: float, goal: tuple[float, float
     if target is not None:
         t = st.models[target]
         stop = min(budget, max(0.0, res.cost - m.radius - t.radius - 0.02))
-    pts = _cut(res.points, stop)
+    pts = [res.points[0], *cut(res.points, stop)]
     if len(pts) < 2 or sum(math.dist(a[:2], b[:2]) for a, b in zip(pts, pts[1:], strict=False)) < 0.05:
         return None
     if not may_trigger and view.st.locations and entries([(p[0], p[1]) for p in pts], m.radius,
@@ -157,23 +157,6 @@ def _straight(view: View, m: ModelState, budget: float, goal: tuple[float, float
     return MoveOption(mv, gone / max(budget, 1.0), f"{purpose}: to ({end[0]:.1f}, {end[1]:.1f}) along the shortest "
                       f"path, no enemy within {CALM:g}\"", {"progress": round(gone, 3), "to": [round(goal[0], 3),
                                                                                                 round(goal[1], 3)]})
-
-
-def _cut(points: Sequence[Point3], length: float) -> list[Point3]:
-    """A path (start first) cut after `length` inches along it, never half-way up or down a level."""
-    out: list[Point3] = [points[0]]
-    left = length
-    for a, b in zip(points, points[1:], strict=False):
-        seg = math.dist(a, b)
-        if seg <= left:
-            out.append(b)
-            left -= seg
-            continue
-        if abs(b[2] - a[2]) <= 0.01 and seg > 0:
-            t = left / seg
-            out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), a[2]))
-        break
-    return out
 
 
 def _arrivals(view: View, m: ModelState, budget: float, spots: list[Point3]) -> list[Candidate]:
