@@ -22,6 +22,7 @@ from game.core.actions import (
 )
 from game.core.geometry.templates import TemplateKind
 from game.core.odds.actions import attack_odds
+from game.core.odds.melee import melee_odds
 from game.core.state import ModelState
 
 CONTACT = 0.1
@@ -116,11 +117,13 @@ def _valued(view: View, a: Action, t: ModelState, worth: float, bonus: float, co
     if not legal(view.st, decision):
         return None
     try:
-        odds = attack_odds(view.st, a, context=context)
+        # a melee's odds under the A.I.'s parry policy only (AI-D.12): the other policy would double the work
+        odds = melee_odds(view.st, a, context=context, policies=("ai",)) if isinstance(a, MeleeAttack) else \
+            attack_odds(view.st, a, context=context)
     except IllegalAction:
         return None
     if isinstance(a, MeleeAttack):
-        out = next(iter(odds.outcomes.values()))
+        out = odds.outcomes["ai"]
         p_out = float(out.p_defender_ooa)
         wounds = float(out.wounds_to_defender.mean())
         back = float(out.p_attacker_ooa)
