@@ -118,12 +118,12 @@ def _valued(view: View, a: Action, t: ModelState, worth: float, bonus: float, co
         return None
     try:
         # a melee's odds under the A.I.'s parry policy only (AI-D.12): the other policy would double the work
-        odds = melee_odds(view.st, a, context=context, policies=("ai",)) if isinstance(a, MeleeAttack) else \
-            attack_odds(view.st, a, context=context)
+        fight = melee_odds(view.st, a, context=context, policies=("ai",)) if isinstance(a, MeleeAttack) else None
+        odds: Any = attack_odds(view.st, a, context=context) if fight is None else fight
     except IllegalAction:
         return None
-    if isinstance(a, MeleeAttack):
-        out = odds.outcomes["ai"]
+    if fight is not None and isinstance(a, MeleeAttack):
+        out = fight.outcomes["ai"]
         p_out = float(out.p_defender_ooa)
         wounds = float(out.wounds_to_defender.mean())
         back = float(out.p_attacker_ooa)
