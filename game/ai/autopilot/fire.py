@@ -116,14 +116,11 @@ def _valued(view: View, a: Action, t: ModelState, worth: float, bonus: float, co
     decision = wrap(a) if wrap is not None else a
     if not legal(view.st, decision):
         return None
-    try:
-        # a melee's odds under the A.I.'s parry policy only (AI-D.12): the other policy would double the work
-        fight = melee_odds(view.st, a, context=context, policies=("ai",)) if isinstance(a, MeleeAttack) else None
-        odds: Any = attack_odds(view.st, a, context=context) if fight is None else fight
-    except IllegalAction:
-        return None
-    if fight is not None and isinstance(a, MeleeAttack):
-        out = fight.outcomes["ai"]
+    if isinstance(a, MeleeAttack):
+        try:  # under the A.I.'s parry policy only (AI-D.12): the other policy's odds would double the work
+            out = melee_odds(view.st, a, context=context, policies=("ai",)).outcomes["ai"]
+        except IllegalAction:
+            return None
         p_out = float(out.p_defender_ooa)
         wounds = float(out.wounds_to_defender.mean())
         back = float(out.p_attacker_ooa)
@@ -131,7 +128,10 @@ def _valued(view: View, a: Action, t: ModelState, worth: float, bonus: float, co
         return Option(decision, round(value, 4), "COMBAT-4.2.MELEE-REQ",
                       f"fight {t.id} with the {a.weapon}: P(it goes out) {p_out:.2f}, P(I go out) {back:.2f}",
                       {"p_ooa": round(p_out, 4), "p_self_ooa": round(back, 4), "worth": worth})
-    r = odds.target_round
+    try:
+        r = attack_odds(view.st, a, context=context).target_round
+    except IllegalAction:
+        return None
     p_out = float(r.p_ooa)
     wounds = float(r.expected_wounds)
     pins = float(r.p_any_pin)
