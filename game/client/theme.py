@@ -1,15 +1,19 @@
 """The client's look (STYLE.md "Look and feel"): one colour per meaning, side colours a colour-blind player can
-tell apart (Okabe-Ito hues: blue, vermillion, and bone for the Zone), the shipped font family. Pure data: no pygame.
+tell apart (Okabe-Ito hues: blue, vermillion, and bone for the Zone), the shipped font family. Pure data, and `font`, which loads pygame only when called.
 
 Every widget takes its colours and fonts from here, so the same colour means the same thing everywhere.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from game.render.style import BOLD_FONT_FILE, FONT_FILE, PALETTE, Colour, font_path
 
-__all__ = ["THEME", "Theme", "font_file", "side_colour"]
+if TYPE_CHECKING:
+    import pygame
+
+__all__ = ["THEME", "Theme", "font", "font_file", "side_colour"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +72,17 @@ def side_colour(side_index: int | None, theme: Theme = THEME) -> Colour:
 def font_file(bold: bool = False) -> str:
     """The shipped font (game/assets/fonts): every text of the client uses this one family."""
     return font_path(BOLD_FONT_FILE if bold else FONT_FILE)
+
+
+_FONTS: dict[tuple[int, bool], object] = {}
+
+
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """The shipped font at a pixel size (cached; pygame.font must be initialised)."""
+    import pygame
+
+    key = (max(6, int(size)), bold)
+    f = _FONTS.get(key)
+    if f is None:
+        f = _FONTS[key] = pygame.font.Font(font_file(bold), key[0])
+    return f  # type: ignore[return-value]

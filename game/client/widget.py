@@ -35,3 +35,20 @@ class Widget(Protocol):
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw into the rectangle given by `layout`."""
+
+
+class Shared:
+    """What the battle screen's widgets share, so one can point at what another shows: the models highlighted (a
+    log line selected, an attack's models), a table point to bring into view, the whole event log so far, and
+    which side ids are crews (their index picks the side colour) and which are hostile forces."""
+
+    def __init__(self) -> None:
+        self.highlight: frozenset[str] = frozenset()  # model ids
+        self.focus: tuple[float, float] | None = None  # a table point in inches the board should centre on
+        self.events: list[Event] = []  # every engine event so far, in order
+        self.crews: list[str] = []  # crew side ids in scenario order (index 0 blue, 1 vermillion)
+        self.paused: bool = False
+
+    def side_index(self, side: str) -> int | None:
+        """The crew index of a side (its colour), None for a hostile force."""
+        return self.crews.index(side) if side in self.crews else None
