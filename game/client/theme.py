@@ -1,5 +1,6 @@
 """The client's look (STYLE.md "Look and feel"): one colour per meaning, side colours a colour-blind player can
-tell apart (Okabe-Ito hues: blue, vermillion, and bone for the Zone), the shipped font family. Pure data, and `font`, which loads pygame only when called.
+tell apart (Okabe-Ito hues: blue, vermillion, and reddish purple for the Zone), the shipped font family.
+Pure data, and `font`, which loads pygame only when called.
 
 Every widget takes its colours and fonts from here, so the same colour means the same thing everywhere.
 """
@@ -18,9 +19,11 @@ __all__ = ["THEME", "Theme", "font", "font_file", "side_colour"]
 
 @dataclass(frozen=True, slots=True)
 class Theme:
-    """Colours by meaning. Sides: crew 1 blue, crew 2 vermillion, hostiles bone with a dark rim (Okabe-Ito: the
-    three stay apart under protanopia, deuteranopia and tritanopia). Hazard yellow and anomaly cyan are kept for
-    what the player must notice (Hot Spots, Reaction Radii, anomalies); nothing else uses them."""
+    """Colours by meaning. Sides: crew 1 blue, crew 2 vermillion, hostiles reddish purple with a dark rim, as the
+    token sprites' rings are drawn (game/tools/sprite_tokens.py; Okabe-Ito: the three stay apart under protanopia,
+    deuteranopia and tritanopia). A hostile's leash ring and lock line are its intent, so they take its colour.
+    Hazard yellow and anomaly cyan are kept for what the player must notice (Hot Spots, Reaction Radii,
+    anomalies); nothing else uses them."""
 
     # panels and text
     panel: Colour = (34, 36, 31)
@@ -33,13 +36,13 @@ class Theme:
     # sides (bases, rings, log names)
     crew_a: Colour = (0, 114, 178)       # Okabe-Ito blue
     crew_b: Colour = (213, 94, 0)        # Okabe-Ito vermillion
-    hostile: Colour = (226, 220, 200)    # bone, drawn with a dark rim
+    hostile: Colour = (204, 121, 167)    # Okabe-Ito reddish purple, drawn with a dark rim
     hostile_rim: Colour = (40, 36, 30)
     # overlays, each one meaning
     hazard: Colour = PALETTE.hazard      # Hot Spots, Reaction Radii
     anomaly: Colour = PALETTE.anomaly    # anomalies
     objective: Colour = (240, 228, 66)   # the Mission Objective marker (Okabe-Ito yellow, outlined dark)
-    leash: Colour = (204, 121, 167)      # a hostile's leash ring and its lock line (Okabe-Ito reddish purple)
+    leash: Colour = (204, 121, 167)      # a hostile's leash ring and its lock line: the hostile's colour
     los_clear: Colour = (245, 245, 235)  # a line of sight that is open
     los_blocked: Colour = (120, 120, 120)
     template: Colour = (230, 159, 0)     # blast and flame templates (Okabe-Ito orange)
@@ -63,7 +66,7 @@ THEME = Theme()
 
 
 def side_colour(side_index: int | None, theme: Theme = THEME) -> Colour:
-    """The colour of a side: crew 0 blue, crew 1 vermillion, None (a hostile force) bone."""
+    """The colour of a side: crew 0 blue, crew 1 vermillion, None (a hostile force) reddish purple."""
     if side_index is None:
         return theme.hostile
     return theme.crew_a if side_index % 2 == 0 else theme.crew_b

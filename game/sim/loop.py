@@ -82,7 +82,7 @@ def play(
             if state.phase is Phase.MISSION_END:
                 break
             action = None
-            agent, zone = _agent(state, agents, zone)
+            agent, zone = agent_for(state, agents, zone)
             action = agent.choose(state)
             before = state.clone() if observer is not None and observer.needs_before(state) else None
             new = apply(state, action)
@@ -100,7 +100,7 @@ def play(
     return state, record, events
 
 
-def _agent(state: GameState, agents: Mapping[str, Agent], zone: Agent | None) -> tuple[Agent, Agent | None]:
+def agent_for(state: GameState, agents: Mapping[str, Agent], zone: Agent | None) -> tuple[Agent, Agent | None]:
     """Who decides now: the deciding crew's agent, or for a hostile force the Zone's agent (made on first use)."""
     agent = agents.get(state.deciding)
     if agent is not None:
