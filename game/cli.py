@@ -8,6 +8,7 @@ import sys
 # Each subcommand lives in its own module exposing `add_arguments(parser)` and `run(args) -> int`.
 # Modules that need pygame or pytmx import them inside `run`, so `--help` stays light.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("game.client.play_cli", "open the game's window: watch the agents play a scenario (the pygame-ce client)"),
     "demo": ("game.sim.demo_cli", "play a seeded demo game between two random-legal crews and print the log"),
     "simulate": ("game.sim.simulate_cli", "play many seeded games of a scenario headless and sum up what happened"),
     "replay": ("game.sim.replay_cli", "re-play a game record and print its log; refuse a cut or edited record"),

@@ -54,6 +54,8 @@ class App:
 
     def pop(self) -> Scene | None:
         out = self.stack.pop() if self.stack else None
+        if out is not None:
+            self._guard(out, out.leave)
         if self.top is not None:
             top = self.top
             self._guard(top, top.enter)
@@ -61,13 +63,20 @@ class App:
 
     def replace(self, scene: Scene) -> None:
         if self.stack:
-            self.stack.pop()
+            old = self.stack.pop()
+            self._guard(old, old.leave)
         self.push(scene)
 
     def reset(self, scene: Scene) -> None:
         """Clear the stack down to this one scene (back to the title)."""
-        self.stack.clear()
+        self.close_all()
         self.push(scene)
+
+    def close_all(self) -> None:
+        """Every scene left, top first (on quit too: workers stop, records are written)."""
+        while self.stack:
+            old = self.stack.pop()
+            self._guard(old, old.leave)
 
     def quit(self) -> None:
         self.running = False
@@ -107,6 +116,10 @@ class App:
             text = " ".join(str(exc).split())[:400] or "(no message)"
             if scene in self.stack:
                 self.stack.remove(scene)
+                try:
+                    scene.leave()
+                except Exception:  # noqa: BLE001 - already failing: the error screen says what matters
+                    pass
             from game.client.error import ErrorScene
 
             self.errors.append(f"{scene.name}: {type(exc).__name__}: {text}")

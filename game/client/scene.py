@@ -23,6 +23,9 @@ class Scene:
     def enter(self) -> None:
         """Pushed on the stack, or uncovered again."""
 
+    def leave(self) -> None:
+        """Taken off the stack for good (stop workers, write what must be written)."""
+
     def layout(self, size: tuple[int, int]) -> None:
         """The window is this size now (start, resize)."""
 

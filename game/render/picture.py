@@ -228,10 +228,17 @@ def _draw_anchors(pt: Painter, locations: Sequence[tuple[str, Point2]] | None = 
                 optional=bool(a.footprint))  # an area anchor's name may give way; a point's may not
 
 
+def frame_margin(px_per_inch: float) -> float:
+    """The frame around the table in a picture, in pixels: the table's (0, 0) corner is drawn at (margin,
+    2 x margin) (the ruler on the left, the title and the ruler above)."""
+    return max(24.0, px_per_inch * 1.5)
+
+
 def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: Iterable[Overlay] = (),
                        palette: Palette = PALETTE, art: str | Path | None = None,
                        legend: Sequence[Entry] | None = None, taken: Taken | None = None,
-                       locations: Sequence[tuple[str, Point2]] | None = None) -> pygame.Surface:
+                       locations: Sequence[tuple[str, Point2]] | None = None,
+                       anchors: bool = True) -> pygame.Surface:
     """Draw the table from its object geometry, then each overlay as `overlay(surface, to_px)`.
 
     `art`: a sprites/ directory; the mat and the pieces are then textured by class (game/render/art.py).
@@ -239,6 +246,7 @@ def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: 
     come first). `taken`: where the map's labels go, so overlay labels placed later can avoid them.
     `locations`: (id, point) of each location a locations overlay draws itself (game/render/overlays_locations.py);
     the map then draws neither the anchors of those names nor any hot spot ring, and keeps its labels off them.
+    `anchors=False`: no anchor at all (the client draws the locations in play live, from the game state).
 
     Pieces are filled by cover class and movement, shaded and shadowed by height, labelled by height;
     zones, connectors and anchors are named. `to_px((x, y))` maps inches (GEO-1) to pixels.
@@ -247,7 +255,7 @@ def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: 
 
     if not pygame.font.get_init():
         pygame.font.init()
-    margin = max(24.0, px_per_inch * 1.5)
+    margin = frame_margin(px_per_inch)
     in_play = None if locations is None else {name for name, _ in locations}
     entries = [*map_entries(bf, palette, locations=in_play), *legend] if legend is not None else []
     key_h = layout(entries, max(bf.width * px_per_inch, 120.0))[1] if entries else 0.0
@@ -269,7 +277,8 @@ def render_battlefield(bf: Battlefield, *, px_per_inch: float = 20.0, overlays: 
         draw_pieces(pt, polys, tile_art)
     _draw_connectors(pt)
     markers = _keep_clear(pt, locations) if locations else []
-    _draw_anchors(pt, locations)  # before the height labels, which then move off the markers and their names
+    if anchors:
+        _draw_anchors(pt, locations)  # before the height labels, which then move off the markers and their names
     _draw_height_labels(pt, polys, markers)
     for overlay in overlays:
         overlay(pt.surface, pt.to_px)

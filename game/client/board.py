@@ -1,0 +1,330 @@
+"""The board: the table's art under the camera, the overlays, the model tokens, moves animated along the real paths
+the core chose (the `move` event's `path`, GEO-7), and a hover card naming the piece (with its height, GEO-8) or
+model under the cursor. Input: drag to pan (left or right button), arrows/WASD, wheel and +/- zoom about the cursor,
+Home or F fits the table. Nothing here computes a rule: positions, paths and facts come from the state and events."""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from game.client.camera import ZOOM_STEP, Camera
+from game.client.overlays import Effects, OverlayLayer
+from game.client.table_art import TableArt
+from game.client.theme import THEME, Colour, font, side_colour
+from game.client.tokens import TokenArt, badges_of, draw_token
+from game.client.widget import Shared
+from game.core.battlefield import Battlefield
+from game.core.events import Event
+from game.core.state import GameState
+
+if TYPE_CHECKING:
+    import pygame
+
+Point = tuple[float, float]
+MOVE_IPS = 10.0  # animation speed of a move at speed 1, inches per second
+PAN_PX_S = 900.0  # keyboard panning speed
+PAN_KEYS = {"left": (1, 0), "right": (-1, 0), "up": (0, 1), "down": (0, -1)}
+
+
+@dataclass
+class Walk:
+    """A model walking its path (a move being animated): the points, their cumulative lengths, how far it is."""
+
+    points: list[Point]
+    marks: list[float]
+    done: float = 0.0
+
+    @staticmethod
+    def of(points: Sequence[Sequence[float]]) -> Walk:
+        pts = [(float(p[0]), float(p[1])) for p in points]
+        marks = [0.0]
+        for a, b in zip(pts, pts[1:], strict=False):
+            marks.append(marks[-1] + math.hypot(b[0] - a[0], b[1] - a[1]))
+        return Walk(pts, marks)
+
+    @property
+    def length(self) -> float:
+        return self.marks[-1]
+
+    def at(self) -> Point:
+        s = min(self.done, self.length)
+        for k in range(1, len(self.marks)):
+            if self.marks[k] >= s:
+                seg = self.marks[k] - self.marks[k - 1]
+                f = 0.0 if seg <= 0 else (s - self.marks[k - 1]) / seg
+                a, b = self.points[k - 1], self.points[k]
+                return (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f)
+        return self.points[-1]
+
+
+class BoardView:
+    """The table widget (game.client.widget.Widget)."""
+
+    def __init__(self, shared: Shared, bf: Battlefield, state: GameState) -> None:
+        self.shared = shared
+        self.bf = bf
+        self.state = state
+        self.cam = Camera(table=(bf.width, bf.height))
+        self.art = TableArt(bf)
+        self.tokens = TokenArt()
+        self.layer = OverlayLayer(bf)
+        self.fx = Effects()
+        self.walks: dict[str, list[Walk]] = {}
+        self.speed = 1.0
+        self.animate = True
+        self.rect: Any = None
+        self.mouse: Point = (-1.0, -1.0)
+        self._drag: int | None = None
+        self._held: set[str] = set()
+        self._fitted = False
+        self.version = 0
+        self._hover_key: tuple[Any, ...] = ()
+        self._hover_text: list[str] = []
+        self._pieces: Any = None
+
+    # -- Widget -------------------------------------------------------------------------------------------------
+    def layout(self, rect: pygame.Rect) -> None:
+        import pygame
+
+        self.rect = pygame.Rect(rect)
+        self.cam.set_view((self.rect.x, self.rect.y, self.rect.w, self.rect.h))
+        if not self._fitted:
+            self.cam.fit()
+            self._fitted = True
+
+    def feed(self, events: Sequence[Event], state: GameState) -> None:
+        self.state = state
+        self.fx.feed(events, state, self.bf)
+        if self.animate:
+            for e in events:
+                if e.type in ("move", "climb", "jump") and e.data.get("path") and len(e.data["path"]) > 1:
+                    model = str(e.data.get("model", e.data.get("unit")))
+                    if model in state.models:
+                        self.walks.setdefault(model, []).append(Walk.of(e.data["path"]))
+        self.version += 1
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.walks)
+
+    def skip_animations(self) -> None:
+        self.walks.clear()
+
+    def handle(self, ev: pygame.event.Event) -> bool:
+        import pygame
+
+        if self.rect is None:
+            return False
+        if ev.type == pygame.MOUSEMOTION:
+            self.mouse = (float(ev.pos[0]), float(ev.pos[1]))
+            if self._drag is not None:
+                self.cam.pan(ev.rel[0], ev.rel[1])
+                return True
+            return self.rect.collidepoint(ev.pos)
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button in (1, 2, 3) and self.rect.collidepoint(ev.pos):
+            self._drag = ev.button
+            self.mouse = (float(ev.pos[0]), float(ev.pos[1]))
+            return True
+        if ev.type == pygame.MOUSEBUTTONUP and self._drag is not None and ev.button == self._drag:
+            self._drag = None
+            return True
+        if ev.type == pygame.MOUSEWHEEL:
+            mx, my = self.mouse
+            if self.rect.collidepoint((mx, my)):
+                steps = max(-5, min(5, int(ev.y)))
+                if steps:
+                    self.cam.zoom_by(ZOOM_STEP ** steps, (mx, my))
+                return True
+            return False
+        if ev.type == pygame.WINDOWLEAVE:
+            self._drag = None
+            self._held.clear()
+            return False
+        if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
+            name = _pan_key(ev.key)
+            if name is not None and not (getattr(ev, "mod", 0) & (pygame.KMOD_CTRL | pygame.KMOD_ALT)):
+                (self._held.add if ev.type == pygame.KEYDOWN else self._held.discard)(name)
+                return True
+            if ev.type == pygame.KEYDOWN:
+                centre = self.rect.center
+                if ev.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+                    self.cam.zoom_by(ZOOM_STEP, centre)
+                    return True
+                if ev.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+                    self.cam.zoom_by(1 / ZOOM_STEP, centre)
+                    return True
+                if ev.key in (pygame.K_HOME, pygame.K_f):
+                    self.cam.fit()
+                    return True
+        return False
+
+    def update(self, dt: float) -> None:
+        if self._held:
+            dx = sum(PAN_KEYS[k][0] for k in self._held) * PAN_PX_S * dt
+            dy = sum(PAN_KEYS[k][1] for k in self._held) * PAN_PX_S * dt
+            self.cam.pan(dx, dy)
+        self.cam.update(dt)
+        if self.shared.focus is not None:
+            sx, sy = self.cam.to_screen(self.shared.focus)
+            if self.rect is not None and not self.rect.inflate(-80, -80).collidepoint((sx, sy)):
+                self.cam.centre_on(self.shared.focus)
+            self.shared.focus = None
+        for model in list(self.walks):
+            walks = self.walks[model]
+            walks[0].done += dt * self.speed * MOVE_IPS
+            if walks[0].done >= walks[0].length:
+                walks.pop(0)
+            if not walks:
+                del self.walks[model]
+
+    def positions(self) -> dict[str, Point]:
+        """Models shown somewhere else than the state says: those walking their path."""
+        return {m: w[0].at() for m, w in self.walks.items()}
+
+    def draw(self, surface: pygame.Surface) -> None:
+        import pygame
+
+        if self.rect is None:
+            return
+        clip = surface.get_clip()
+        surface.set_clip(self.rect)
+        surface.fill(THEME.frame, self.rect)
+        self.art.draw(surface, self.cam)
+        walking = self.positions()
+        self.layer.draw(surface, self.cam, self.state, self.fx, self.version, walking)
+        self._draw_models(surface, walking)
+        self._draw_hover(surface)
+        surface.set_clip(clip)
+        pygame.draw.rect(surface, THEME.panel_edge, self.rect, 1)
+
+    # -- models -------------------------------------------------------------------------------------------------
+    def model_colour(self, side: str) -> Colour:
+        return side_colour(self.shared.side_index(side))
+
+    def screen_pos(self, model: str) -> Point:
+        """Where a model's token centre is on the screen now."""
+        walking = self.walks.get(model)
+        if walking:
+            return self.cam.to_screen(walking[0].at())
+        m = self.state.models[model]
+        return self.cam.to_screen((m.x, m.y))
+
+    def shown_models(self) -> list[str]:
+        """Models with a token on the table: deployed, not dead, and not a hostile out of action."""
+        return [m.id for m in self.state.models.values() if m.deployed and not m.dead
+                and not (m.ooa and self.shared.side_index(m.side) is None)]
+
+    def _draw_models(self, surface: pygame.Surface, walking: dict[str, Point]) -> None:
+        st = self.state
+        acting = st.activation.unit if st.activation is not None else None
+        ppi = self.cam.ppi
+        order = sorted((m.id for m in st.models.values() if m.deployed and not m.dead),
+                       key=lambda mid: (not st.models[mid].ooa, st.models[mid].y))
+        for mid in order:
+            m = st.models[mid]
+            p = walking.get(mid, (m.x, m.y))
+            if m.ooa and self.shared.side_index(m.side) is None:
+                self._casualty(surface, self.cam.to_screen(p), m.profile.base_diameter / 2 * ppi)
+                continue  # a hostile out of action is out of the game: a small mark where it fell
+            ring = THEME.selection if (mid in self.shared.highlight or m.unit == acting) else None
+            draw_token(surface, self.tokens, st, m, self.cam.to_screen(p), ppi, self.model_colour(m.side),
+                       self.shared.side_index(m.side), ring=ring)
+
+    def _casualty(self, surface: pygame.Surface, c: Point, r: float) -> None:
+        import pygame
+
+        k = max(2.0, r * 0.35)
+        col = (*THEME.hostile, 150)
+        mark = pygame.Surface((round(2 * k) + 4, round(2 * k) + 4), pygame.SRCALPHA)
+        o = k + 2
+        pygame.draw.line(mark, col, (o - k, o - k), (o + k, o + k), 2)
+        pygame.draw.line(mark, col, (o - k, o + k), (o + k, o - k), 2)
+        surface.blit(mark, (round(c[0] - o), round(c[1] - o)))
+
+    def model_at(self, s: Point) -> str | None:
+        """The model whose token is under a screen point (the topmost)."""
+        t = self.cam.to_table(s)
+        best = None
+        for mid in self.shown_models():
+            m = self.state.models[mid]
+            if math.hypot(m.x - t[0], m.y - t[1]) <= m.profile.base_diameter / 2:
+                best = mid
+        return best
+
+    # -- hover card ----------------------------------------------------------------------------------------------
+    def _piece_at(self, t: Point) -> int | None:
+        """The highest terrain piece whose footprint holds a table point."""
+        import shapely
+
+        if self._pieces is None:
+            self._pieces = shapely.STRtree([shapely.Polygon(p.footprint) for p in self.bf.pieces])
+        hits = self._pieces.query(shapely.Point(t), predicate="intersects")
+        if len(hits) == 0:
+            return None
+        return int(max(hits, key=lambda i: (self.bf.pieces[int(i)].top_z, -int(i))))
+
+    def hover_lines(self) -> list[str]:
+        """What the hover card says about the point under the cursor (cached per cursor inch tenth)."""
+        if self.rect is None or not self.rect.collidepoint(self.mouse) or self._drag is not None:
+            return []
+        t = self.cam.to_table(self.mouse)
+        if not (0 <= t[0] <= self.bf.width and 0 <= t[1] <= self.bf.height):
+            return []
+        key = (round(t[0], 1), round(t[1], 1), self.version)
+        if key == self._hover_key:
+            return self._hover_text
+        self._hover_key = key
+        lines: list[str] = []
+        mid = self.model_at(self.mouse)
+        st = self.state
+        if mid is not None:
+            m = st.models[mid]
+            p = m.profile
+            side = st.forces[m.side].hostile if m.side in st.forces else st.side(m.side).name
+            lines.append(f"{p.name} ({mid})")
+            lines.append(f"{side}; {p.experience}; Move {p.move:g}\" CA {p.ca} Armor {p.armor} "
+                         f"Will {'NA' if p.will is None else p.will}")
+            lines.append(f"Wounds {m.wounds_taken}/{p.wounds}" + (f"; z {m.z:g}\"" if m.z else ""))
+            marks = [k if not v or k == "alert" else f"{k} {v}" for k, v in badges_of(st, m)]
+            if marks:
+                lines.append("; ".join(marks))
+        pid = self._piece_at(t)
+        if pid is not None:
+            pc = self.bf.pieces[pid]
+            top = f"top {pc.top_z:g}\"" + (f", from {pc.bottom_z:g}\"" if pc.bottom_z > 0 else "")
+            lines.append(f"{pc.name or pc.kind}: {pc.kind}, {top}, {pc.cover.value} cover, {pc.movement.value}")
+        lines.append(f"({t[0]:.1f}\", {t[1]:.1f}\")")
+        self._hover_text = lines
+        return lines
+
+    def _draw_hover(self, surface: pygame.Surface) -> None:
+        import pygame
+
+        lines = self.hover_lines()
+        if not lines:
+            return
+        f = font(14)
+        imgs = [f.render(s, True, THEME.ink) for s in lines]
+        w = max(i.get_width() for i in imgs) + 14
+        h = sum(i.get_height() for i in imgs) + 10
+        x, y = int(self.mouse[0]) + 18, int(self.mouse[1]) + 18
+        if x + w > self.rect.right:
+            x = int(self.mouse[0]) - w - 12
+        if y + h > self.rect.bottom:
+            y = int(self.mouse[1]) - h - 12
+        box = pygame.Rect(x, y, w, h)
+        pygame.draw.rect(surface, THEME.panel, box, border_radius=4)
+        pygame.draw.rect(surface, THEME.panel_edge, box, 1, border_radius=4)
+        yy = y + 5
+        for img in imgs:
+            surface.blit(img, (x + 7, yy))
+            yy += img.get_height()
+
+
+def _pan_key(key: int) -> str | None:
+    import pygame
+
+    return {pygame.K_LEFT: "left", pygame.K_a: "left", pygame.K_RIGHT: "right", pygame.K_d: "right",
+            pygame.K_UP: "up", pygame.K_w: "up", pygame.K_DOWN: "down", pygame.K_s: "down"}.get(key)
