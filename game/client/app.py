@@ -93,12 +93,22 @@ class App:
         from game.client.battle import BattleScene
         from game.client.session import SessionError, open_session
 
+        self.loading(f"Setting the table: {setup.scenario}, seed {setup.seed}")
         try:
             session = open_session(setup)
         except SessionError as exc:
             self.show_error("This game cannot start", str(exc))
             return
         self.push(BattleScene(self, session))
+
+    def loading(self, text: str) -> None:
+        """One frame saying what is being prepared (building a table's art takes a second or two)."""
+        from game.client.theme import THEME, font
+
+        self.screen.fill(THEME.frame)
+        img = font(26, bold=True).render(text, True, THEME.ink)
+        self.screen.blit(img, img.get_rect(center=(self.size[0] // 2, self.size[1] // 2)))
+        self.pg.display.flip()
 
     def show_error(self, title: str, message: str) -> None:
         from game.client.error import ErrorScene

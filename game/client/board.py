@@ -83,6 +83,7 @@ class BoardView:
         self._hover_key: tuple[Any, ...] = ()
         self._hover_text: list[str] = []
         self._pieces: Any = None
+        self._marks: dict[int, Any] = {}  # casualty crosses by size
 
     # -- Widget -------------------------------------------------------------------------------------------------
     def layout(self, rect: pygame.Rect) -> None:
@@ -235,13 +236,15 @@ class BoardView:
     def _casualty(self, surface: pygame.Surface, c: Point, r: float) -> None:
         import pygame
 
-        k = max(2.0, r * 0.35)
-        col = (*THEME.hostile, 150)
-        mark = pygame.Surface((round(2 * k) + 4, round(2 * k) + 4), pygame.SRCALPHA)
-        o = k + 2
-        pygame.draw.line(mark, col, (o - k, o - k), (o + k, o + k), 2)
-        pygame.draw.line(mark, col, (o - k, o + k), (o + k, o - k), 2)
-        surface.blit(mark, (round(c[0] - o), round(c[1] - o)))
+        k = max(2, round(r * 0.35))
+        mark = self._marks.get(k)
+        if mark is None:
+            col = (*THEME.hostile, 150)
+            mark = self._marks[k] = pygame.Surface((2 * k + 4, 2 * k + 4), pygame.SRCALPHA)
+            o = k + 2
+            pygame.draw.line(mark, col, (o - k, o - k), (o + k, o + k), 2)
+            pygame.draw.line(mark, col, (o - k, o + k), (o + k, o - k), 2)
+        surface.blit(mark, (round(c[0]) - k - 2, round(c[1]) - k - 2))
 
     def model_at(self, s: Point) -> str | None:
         """The model whose token is under a screen point (the topmost)."""

@@ -211,6 +211,9 @@ class OverlayLayer:
         for loc in sorted(st.locations.values(), key=lambda q: q.id):
             c = px((loc.x, loc.y))
             done = loc.searched or loc.triggered
+            if loc.anomaly and not loc.anomaly_inert:  # an Anomaly is present (SALVAGE-8.4.ANOMALY-PRESENCE)
+                pygame.draw.circle(layer, (*THEME.anomaly, 46), c, REACTION_RADIUS * ppi)
+                _dashed_circle(layer, (*THEME.anomaly, 220), c, REACTION_RADIUS * ppi + 3, 2, dash=6.0)
             if not done:
                 pygame.draw.circle(layer, (*THEME.hazard, 34), c, REACTION_RADIUS * ppi)
                 _dashed_circle(layer, (*THEME.hazard, 230), c, REACTION_RADIUS * ppi, 2)

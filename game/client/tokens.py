@@ -37,6 +37,7 @@ class TokenArt:
 
         self.root = SPRITES_DIR
         self._cache: OrderedDict[tuple[str, int], pygame.Surface | None] = OrderedDict()
+        self._sources: dict[str, pygame.Surface | None] = {}  # each sprite file read once
 
     def image(self, rel: str | None, diameter: int) -> pygame.Surface | None:
         if rel is None or diameter < 4:
@@ -47,11 +48,14 @@ class TokenArt:
             return self._cache[key]
         import pygame
 
-        try:
-            src = pygame.image.load(str(self.root / f"{rel}.png")).convert_alpha()
-            img: pygame.Surface | None = pygame.transform.smoothscale(src, (diameter, diameter))
-        except (pygame.error, OSError, ValueError):
-            img = None
+        if rel not in self._sources:
+            try:
+                loaded = pygame.image.load(str(self.root / f"{rel}.png"))
+                self._sources[rel] = loaded.convert_alpha() if pygame.display.get_surface() is not None else loaded
+            except (pygame.error, OSError, ValueError):
+                self._sources[rel] = None
+        src = self._sources[rel]
+        img = None if src is None else pygame.transform.smoothscale(src, (diameter, diameter))
         self._cache[key] = img
         if len(self._cache) > MAX_IMAGES:
             self._cache.popitem(last=False)
