@@ -1,0 +1,178 @@
+"""The dice tray's table physics (pymunk): square D10s tumble top-down and settle. Animation only: the values come
+from the rules' seeded dice (INTRO-1.2.D10); this module's randomness never touches the game's RNG."""
+from __future__ import annotations
+
+import math
+import random
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pymunk
+
+SUBSTEP = 1 / 240  # seconds per physics step (fixed, for stable contacts)
+DAMPING = 0.35  # fraction of velocity a die keeps per second (the felt's drag)
+FELT_DRAG = 260.0  # px/s^2 of constant deceleration (sliding friction on the felt), so dice come to rest
+FELT_SPIN_DRAG = 9.0  # rad/s^2, the same for spin
+WALL_ELASTICITY = 0.6
+WALL_FRICTION = 0.8
+WALL_RADIUS = 6.0
+SETTLE_SPEED = 6.0  # px/s: below this (and SETTLE_SPIN) every die counts as at rest
+SETTLE_SPIN = 0.25  # rad/s
+MAX_TUMBLE = 2.5  # seconds of simulated time before the dice are stopped where they are
+MAX_SIDE = 44.0
+
+
+def die_side(size: tuple[int, int], n: int = 1) -> float:
+    """The side of a die in pixels for n dice in a tray of this size: ~0.42 of its height, at most 44 px, smaller
+    when n dice would cover more than ~40% of the felt (a 10-dice LMG burst still has room to tumble)."""
+    crowded = math.sqrt(size[0] * size[1] * 0.4 / max(1, n))
+    return max(8.0, min(size[1] * 0.42, MAX_SIDE, crowded))
+
+
+def _felt(body: pymunk.Body, gravity: tuple[float, float], damping: float, dt: float) -> None:
+    """Velocity update: pymunk's damping, then a constant drag so a slow die stops instead of creeping."""
+    import pymunk
+
+    pymunk.Body.update_velocity(body, gravity, damping, dt)
+    vx, vy = body.velocity
+    speed = math.hypot(vx, vy)
+    if speed > 0:
+        k = max(0.0, speed - FELT_DRAG * dt) / speed
+        body.velocity = (vx * k, vy * k)
+    w = body.angular_velocity
+    body.angular_velocity = math.copysign(max(0.0, abs(w) - FELT_SPIN_DRAG * dt), w)
+
+
+class DiceTable:
+    """A top-down tray of `size` pixels (y down) with walls; dice are thrown in from the left edge and settle."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        import pymunk
+
+        self._pm: Any = pymunk
+        self.size = (max(1, int(size[0])), max(1, int(size[1])))
+        self.side = die_side(self.size)
+        self.elapsed = 0.0
+        self._acc = 0.0
+        self._settled = True
+        self.bodies: list[pymunk.Body] = []
+        self.space = self._new_space()
+
+    # -- building -------------------------------------------------------------------------------------------------
+    def _new_space(self) -> pymunk.Space:
+        pm = self._pm
+        space = pm.Space()
+        space.gravity = (0.0, 0.0)
+        space.damping = DAMPING
+        w, h, r = self.size[0], self.size[1], WALL_RADIUS
+        corners = [(-r, -r), (w + r, -r), (w + r, h + r), (-r, h + r)]
+        for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+            seg = pm.Segment(space.static_body, a, b, r)
+            seg.elasticity, seg.friction = WALL_ELASTICITY, WALL_FRICTION
+            space.add(seg)
+        return space
+
+    def _add_die(self, x: float, y: float, angle: float) -> pymunk.Body:
+        pm = self._pm
+        s = self.side
+        body = pm.Body(1.0, pm.moment_for_box(1.0, (s, s)))
+        body.position, body.angle = (x, y), angle
+        body.velocity_func = _felt
+        shape = pm.Poly.create_box(body, (s, s), radius=s * 0.08)
+        shape.elasticity, shape.friction = 0.5, 0.3
+        self.space.add(body, shape)
+        self.bodies.append(body)
+        return body
+
+    def _reset(self, n: int) -> None:
+        self.side = die_side(self.size, n)
+        self.space = self._new_space()  # a fresh space each throw: the same seed gives the same tumble
+        self.bodies = []
+        self.elapsed, self._acc = 0.0, 0.0
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """A new tray size: the walls move, the dice keep their places (pulled inside) and their motion."""
+        old = [(b.position, b.angle, b.velocity, b.angular_velocity) for b in self.bodies]
+        self.size = (max(1, int(size[0])), max(1, int(size[1])))
+        self._reset(len(old))
+        for (x, y), angle, v, w in old:
+            m = self.side * 0.75
+            body = self._add_die(min(max(x, m), self.size[0] - m), min(max(y, m), self.size[1] - m), angle)
+            body.velocity, body.angular_velocity = v, w
+
+    def throw(self, n: int, seed: int) -> None:
+        """Remove the old dice and throw n from the left edge with seeded velocities and spins (animation only)."""
+        self._reset(n)
+        rnd = random.Random(seed)  # local: physics randomness is only animation, never the game's dice
+        for x, y in self._spawn_points(n, rnd):
+            body = self._add_die(x, y, rnd.uniform(0, math.tau))
+            w, h = max(self.size[0], 200), max(self.size[1], 100)
+            body.velocity = (rnd.uniform(0.9, 1.5) * w, rnd.uniform(-0.7, 0.7) * h)
+            body.angular_velocity = rnd.uniform(-14.0, 14.0)
+        self._settled = n == 0
+
+    def _spawn_points(self, n: int, rnd: random.Random) -> list[tuple[float, float]]:
+        """n starting centres near the left edge, a die's diagonal apart where the tray allows (dice that start
+        overlapping grind to a halt), spreading right when the edge is full."""
+        s, (w, h) = self.side, self.size
+        m, gap = s * 0.75, s * 1.45
+        pts: list[tuple[float, float]] = []
+        for i in range(n):
+            reach = m + (w - 2 * m) * min(1.0, 0.3 + 0.12 * i)
+            best, best_d = (m, h / 2), -1.0
+            for _ in range(40):
+                p = (rnd.uniform(m, max(m, reach)), rnd.uniform(m, max(m, h - m)))
+                d = min((math.dist(p, q) for q in pts), default=math.inf)
+                if d >= gap:
+                    best = p
+                    break
+                if d > best_d:
+                    best, best_d = p, d
+            pts.append(best)
+        return pts
+
+    def place(self, n: int) -> None:
+        """Lay n dice in a neat row (wrapping into more rows if needed), at rest: the animation is off."""
+        self._reset(n)
+        s, (w, h) = self.side, self.size
+        gap = s * 1.25
+        per_row = max(1, int((w - 0.25 * s) // gap))
+        rows = math.ceil(n / per_row) if n else 0
+        y0 = h / 2 - (rows - 1) * gap / 2
+        for i in range(n):
+            row, col = divmod(i, per_row)
+            in_row = min(per_row, n - row * per_row)
+            x0 = w / 2 - (in_row - 1) * gap / 2
+            self._add_die(x0 + col * gap, y0 + row * gap, 0.0)
+        self._settled = True
+
+    # -- running --------------------------------------------------------------------------------------------------
+    def step(self, dt: float) -> None:
+        """Advance by dt seconds of physics time in fixed substeps; stop the dice when at rest or after 2.5 s."""
+        if self._settled:
+            return
+        self._acc += max(0.0, dt)
+        while self._acc >= SUBSTEP and not self._settled:
+            self.space.step(SUBSTEP)
+            self._acc -= SUBSTEP
+            self.elapsed += SUBSTEP
+            if self.elapsed >= MAX_TUMBLE or self._at_rest():
+                self._snap()
+
+    def _at_rest(self) -> bool:
+        return all(b.velocity.length < SETTLE_SPEED and abs(b.angular_velocity) < SETTLE_SPIN for b in self.bodies)
+
+    def _snap(self) -> None:
+        for b in self.bodies:
+            b.velocity, b.angular_velocity = (0.0, 0.0), 0.0
+        self._settled = True
+        self._acc = 0.0
+
+    @property
+    def settled(self) -> bool:
+        """True when every die is at rest (or was stopped after 2.5 s of tumbling)."""
+        return self._settled
+
+    def dice(self) -> list[tuple[float, float, float]]:
+        """Each die's centre (x, y) in tray pixels and its angle in radians (clockwise on screen, y down)."""
+        return [(float(b.position.x), float(b.position.y), float(b.angle)) for b in self.bodies]
