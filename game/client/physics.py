@@ -132,11 +132,16 @@ class DiceTable:
         return pts
 
     def place(self, n: int) -> None:
-        """Lay n dice in a neat row (wrapping into more rows if needed), at rest: the animation is off."""
+        """Lay n dice in a neat row (slightly smaller dice, or more rows, when they do not fit), at rest: the
+        animation is off."""
         self._reset(n)
-        s, (w, h) = self.side, self.size
-        gap = s * 1.25
-        per_row = max(1, int((w - 0.25 * s) // gap))
+        w, h = self.size
+        one_row = (w - 0.2 * self.side) / (max(1, n) * 1.15)
+        if one_row >= 0.7 * self.side:  # a little smaller dice rather than a second row
+            self.side = min(self.side, one_row)
+        s = self.side
+        gap = s * 1.15
+        per_row = max(1, int((w - 0.2 * s) / gap + 1e-6))
         rows = math.ceil(n / per_row) if n else 0
         y0 = h / 2 - (rows - 1) * gap / 2
         for i in range(n):
