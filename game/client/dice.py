@@ -40,6 +40,14 @@ def _plural(n: int) -> str:
     return f"{n} success" if n == 1 else f"{n} successes"
 
 
+def _terms(breakdown: Any, tn_text: str) -> tuple[str, ...]:
+    """The TN's terms as tn_text writes them (the base stat, then each modifier signed), from the breakdown."""
+    if breakdown:
+        return tuple(f"{b[0]} {b[1]}" if i == 0 else f"{b[0]} {int(b[1]):+d}" for i, b in enumerate(breakdown))
+    rest = tn_text.partition(" = ")[2]
+    return (rest,) if rest else ()
+
+
 def _crit_label(crit: str) -> tuple[str, Colour] | None:
     """The roll-level critical as the player reads it (INTRO-1.2.CRIT-*), with its colour."""
     return {"success": ("CRITICAL SUCCESS", THEME.die_crit), "failure": ("CRITICAL FAILURE", THEME.badge_wounded),
@@ -61,6 +69,7 @@ class TrayRoll:
     side: int | None  # its crew index (the side colour), None for a hostile
     successes: int
     rolled: tuple[tuple[int, ...], ...] = ()  # best-of-two: every group rolled, one kept from each
+    terms: tuple[str, ...] = ()  # the TN's breakdown, one term each: `CA 5`, `Hard cover -1`
 
     @classmethod
     def from_event(cls, e: Event, state: GameState | None = None, shared: Shared | None = None) -> TrayRoll:
@@ -74,7 +83,8 @@ class TrayRoll:
                    crit=str(d.get("crit") or "none"), tn=int(d.get("tn", 0)), tn_text=str(d.get("tn_text", "")),
                    what=str(d.get("what", "")), who=model.profile.name if model is not None else who, side=side,
                    successes=int(d.get("successes", 0)),
-                   rolled=tuple(tuple(int(f) for f in g) for g in d.get("rolled") or ()))
+                   rolled=tuple(tuple(int(f) for f in g) for g in d.get("rolled") or ()),
+                   terms=_terms(d.get("breakdown"), str(d.get("tn_text", ""))))
 
     def faces(self) -> list[tuple[int, Look]]:
         """Every die on the felt and its settled look: the kept dice, or with best-of-two every die of each group
@@ -206,6 +216,16 @@ class DiceTray:
         for img, pos in self._sprites:
             surface.blit(img, pos)
 
+    def skip(self) -> None:
+        """Show the newest roll settled at once (the others go to the history) and stop being busy: for a jump
+        ahead (a resumed game, a skip key)."""
+        while self.queue:
+            self._start(self.queue.popleft())
+        if self._tumbling and self._table is not None:
+            self._table.place(len(self._faces))
+            self._settle()
+        self._holding = 0.0
+
     # -- throws ------------------------------------------------------------------------------------------------------
     def _ensure_table(self) -> DiceTable:
         if self._table is None:
@@ -242,12 +262,12 @@ class DiceTray:
         r = self.rect
         pad = max(4, r.h // 40)
         self._pad = pad
-        self._head_h = 18 if r.h >= 110 else 0
+        self._head_h = 18 if r.h >= 90 else 0
         self._hist_n = 3 if r.h >= 150 else 2 if r.h >= 110 else 0
         self._hist_lh = 14
         mid_top = r.y + pad + self._head_h
         mid_h = max(20, r.h - 2 * pad - self._head_h - self._hist_n * self._hist_lh - (pad if self._hist_n else 0))
-        felt_w = max(60, min(int(r.w * 0.6), r.w - 2 * pad - 110))
+        felt_w = max(60, min(int(r.w * 0.58), r.w - 2 * pad - 120))
         self.felt = pygame.Rect(r.x + pad, mid_top, felt_w, mid_h)
         self._info = pygame.Rect(self.felt.right + pad * 2, mid_top, r.right - self.felt.right - pad * 3, mid_h)
 
@@ -281,25 +301,29 @@ class DiceTray:
         surf.blit(what, (x + who.get_width() + 8, y))
 
     def _render_info(self, surf: pygame.Surface, roll: TrayRoll) -> None:
-        """The TN large (STYLE.md: numbers that matter are large), its breakdown, then once settled the result."""
+        """The TN large (STYLE.md: numbers that matter are large) with its terms, then once settled the successes,
+        the roll's critical (INTRO-1.2.CRIT-*) and the best-of-two groups; the terms get the room left over."""
         box = self._info.move(-self.rect.x, -self.rect.y)
-        head, _, rest = roll.tn_text.partition(" = ")
         big = max(16, min(34, box.h // 3))
-        y = box.y
-        y = self._blit(surf, font(big, True), head or f"TN {roll.tn}", THEME.ink, box.x, y, box.w)
-        if rest:
-            y = self._blit(surf, font(12), "= " + rest, THEME.dim_ink, box.x, y, box.w)
+        tn_font, mid_font, small = font(big, True), font(max(14, big * 2 // 3), True), font(12)
+        label = _crit_label(roll.crit) if not self._tumbling else None
+        after = [mid_font.get_linesize() + 2] + ([small.get_linesize()] if label else [])
+        after += [small.get_linesize()] if roll.rolled and not self._tumbling else []
+        room = box.h - tn_font.get_linesize() - sum(after)
+        n = max(1, min(len(roll.terms), room // small.get_linesize()))
+        lines = list(roll.terms[: n - 1]) + [" ".join(roll.terms[n - 1:])] if roll.terms else []
+        y = self._blit(surf, tn_font, f"TN {roll.tn}", THEME.ink, box.x, box.y, box.w)
+        for i, line in enumerate(lines):
+            y = self._blit(surf, small, ("= " if i == 0 else "  ") + line, THEME.dim_ink, box.x, y, box.w)
         if self._tumbling:
             self._blit(surf, font(14), "rolling\u2026", THEME.dim_ink, box.x, y + 2, box.w)
             return
         colour = THEME.ink if roll.successes else THEME.dim_ink
-        y = self._blit(surf, font(max(14, big * 2 // 3), True), f"\u2192 {_plural(roll.successes)}", colour,
-                       box.x, y + 2, box.w)
-        label = _crit_label(roll.crit)
-        if label is not None and y < box.bottom - 8:
+        y = self._blit(surf, mid_font, f"\u2192 {_plural(roll.successes)}", colour, box.x, y + 2, box.w)
+        if label is not None:
             y = self._blit(surf, font(12, True), label[0], label[1], box.x, y, box.w)
-        if roll.rolled and y < box.bottom - 8:
-            self._blit(surf, font(12), roll.kept_text(), THEME.dim_ink, box.x, y, box.w)
+        if roll.rolled:
+            self._blit(surf, small, roll.kept_text(), THEME.dim_ink, box.x, y, box.w)
 
     @staticmethod
     def _blit(surf: pygame.Surface, f: pygame.font.Font, text: str, colour: Colour, x: int, y: int, w: int) -> int:

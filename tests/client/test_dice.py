@@ -325,3 +325,15 @@ def test_crit_rings_follow_the_roll_crit_not_the_face(app: Any, state: GameState
     mix = roll(401, crit="mix", dice=[1, 10, 4], outcome=[True, False, True], successes=2, tn=5,
                tn_text="TN 5 = CA 5", what="SMG attack on w-dasha", who="v-pasha")
     assert [look for _, look in TrayRoll.from_event(mix).faces()] == [Look.CRIT, Look.FUMBLE, Look.HIT]
+
+
+def test_skip_shows_the_newest_roll_settled_and_ends_busy(app: Any, state: GameState) -> None:
+    t = tray(app)
+    t.feed([MISS, HIT, CRIT, FUMBLE], state)
+    t.update(DT)
+    t.skip()
+    assert not t.busy and t.current is not None and t.current.seq == 122
+    assert [r.seq for r in t.history] == [215, 151, 79]
+    app.screen.fill((0, 0, 0))
+    t.draw(app.screen)
+    assert has_colour(app.screen, t.felt, THEME.badge_wounded)
