@@ -346,7 +346,7 @@ class DiceTray:
         assert self._table is not None
         side = int(round(self._table.side))
         out = []
-        for (face, look), (x, y, angle) in zip(self._faces, self._table.dice(), strict=True):
+        for (face, look), (x, y, angle) in zip(self._faces, self._table.dice(), strict=False):  # dice enter one by one
             img = self._face(face, Look.ROLLING if self._tumbling else look, side)
             # a square looks the same turned by 90 degrees: turn it by at most 45 so its number reads upright
             rot = pygame.transform.rotozoom(img, (-math.degrees(angle) + 45) % 90 - 45, 1.0)

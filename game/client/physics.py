@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 SUBSTEP = 1 / 240  # seconds per physics step (fixed, for stable contacts)
 DAMPING = 0.35  # fraction of velocity a die keeps per second (the felt's drag)
-FELT_DRAG = 260.0  # px/s^2 of constant deceleration (sliding friction on the felt), so dice come to rest
+FELT_DRAG = 220.0  # px/s^2 of constant deceleration (sliding friction on the felt), so dice come to rest
 FELT_SPIN_DRAG = 9.0  # rad/s^2, the same for spin
 WALL_ELASTICITY = 0.6
 WALL_FRICTION = 0.8
@@ -20,6 +20,8 @@ SETTLE_SPEED = 6.0  # px/s: below this (and SETTLE_SPIN) every die counts as at 
 SETTLE_SPIN = 0.25  # rad/s
 MAX_TUMBLE = 2.5  # seconds of simulated time before the dice are stopped where they are
 MAX_SIDE = 44.0
+STAGGER = 0.07  # seconds between two dice entering the tray (the whole throw enters within 0.5 s)
+MAX_WAIT = 0.4  # seconds a die waits for room at the edge before it enters anyway
 
 
 def die_side(size: tuple[int, int], n: int = 1) -> float:
@@ -56,6 +58,7 @@ class DiceTable:
         self._acc = 0.0
         self._settled = True
         self.bodies: list[pymunk.Body] = []
+        self._pending: list[tuple[float, float, float, tuple[float, float], float]] = []  # dice still to enter
         self.space = self._new_space()
 
     # -- building -------------------------------------------------------------------------------------------------
@@ -87,49 +90,50 @@ class DiceTable:
     def _reset(self, n: int) -> None:
         self.side = die_side(self.size, n)
         self.space = self._new_space()  # a fresh space each throw: the same seed gives the same tumble
-        self.bodies = []
+        self.bodies, self._pending = [], []
         self.elapsed, self._acc = 0.0, 0.0
 
     def resize(self, size: tuple[int, int]) -> None:
         """A new tray size: the walls move, the dice keep their places (pulled inside) and their motion."""
         old = [(b.position, b.angle, b.velocity, b.angular_velocity) for b in self.bodies]
+        pending, elapsed = self._pending, self.elapsed
         self.size = (max(1, int(size[0])), max(1, int(size[1])))
-        self._reset(len(old))
+        self._reset(len(old) + len(pending))
+        self._pending, self.elapsed = pending, elapsed
         for (x, y), angle, v, w in old:
             m = self.side * 0.75
             body = self._add_die(min(max(x, m), self.size[0] - m), min(max(y, m), self.size[1] - m), angle)
             body.velocity, body.angular_velocity = v, w
 
     def throw(self, n: int, seed: int) -> None:
-        """Remove the old dice and throw n from the left edge with seeded velocities and spins (animation only)."""
+        """Remove the old dice and throw n in: one after another from the left edge, like a hand letting them go,
+        with seeded velocities and spins (animation only)."""
         self._reset(n)
         rnd = random.Random(seed)  # local: physics randomness is only animation, never the game's dice
-        for x, y in self._spawn_points(n, rnd):
-            body = self._add_die(x, y, rnd.uniform(0, math.tau))
-            w, h = max(self.size[0], 200), max(self.size[1], 100)
-            body.velocity = (rnd.uniform(0.9, 1.5) * w, rnd.uniform(-0.7, 0.7) * h)
-            body.angular_velocity = rnd.uniform(-14.0, 14.0)
+        w, h = max(self.size[0], 200), max(self.size[1], 100)
+        every = min(STAGGER, 0.5 / max(1, n))
+        self._pending = [(i * every, rnd.random(), rnd.uniform(0, math.tau),
+                          (rnd.uniform(1.4, 2.2) * w, rnd.uniform(-1.0, 1.0) * h), rnd.uniform(-14.0, 14.0))
+                         for i in range(n)]
         self._settled = n == 0
+        self._enter()
 
-    def _spawn_points(self, n: int, rnd: random.Random) -> list[tuple[float, float]]:
-        """n starting centres near the left edge, a die's diagonal apart where the tray allows (dice that start
-        overlapping grind to a halt), spreading right when the edge is full."""
-        s, (w, h) = self.side, self.size
-        m, gap = s * 0.75, s * 1.45
-        pts: list[tuple[float, float]] = []
-        for i in range(n):
-            reach = m + (w - 2 * m) * min(1.0, 0.3 + 0.12 * i)
-            best, best_d = (m, h / 2), -1.0
-            for _ in range(40):
-                p = (rnd.uniform(m, max(m, reach)), rnd.uniform(m, max(m, h - m)))
-                d = min((math.dist(p, q) for q in pts), default=math.inf)
-                if d >= gap:
-                    best = p
-                    break
-                if d > best_d:
-                    best, best_d = p, d
-            pts.append(best)
-        return pts
+    def _enter(self) -> None:
+        """Bring in the dice whose time has come, each at the freest place of the left edge near its seeded height
+        (a die that would land on another waits a little: dice that start overlapping grind to a halt)."""
+        s, h = self.side, self.size[1]
+        m = s * 0.75
+        lo, hi = m, max(m, h - m)
+        while self._pending and self._pending[0][0] <= self.elapsed + 1e-9:
+            t, u, angle, v, spin = self._pending[0]
+            ys = [lo + (hi - lo) * ((u + k / 8) % 1.0) for k in range(8)]
+            room = [min((math.dist((m, y), b.position) for b in self.bodies), default=math.inf) for y in ys]
+            best = next((i for i, r in enumerate(room) if r >= s * 1.45), max(range(8), key=room.__getitem__))
+            if room[best] < s * 1.1 and self.elapsed - t < MAX_WAIT:
+                return
+            self._pending.pop(0)
+            body = self._add_die(m, ys[best], angle)
+            body.velocity, body.angular_velocity = v, spin
 
     def place(self, n: int) -> None:
         """Lay n dice in a neat row (slightly smaller dice, or more rows, when they do not fit), at rest: the
@@ -161,13 +165,18 @@ class DiceTable:
             self.space.step(SUBSTEP)
             self._acc -= SUBSTEP
             self.elapsed += SUBSTEP
+            self._enter()
             if self.elapsed >= MAX_TUMBLE or self._at_rest():
                 self._snap()
 
     def _at_rest(self) -> bool:
-        return all(b.velocity.length < SETTLE_SPEED and abs(b.angular_velocity) < SETTLE_SPIN for b in self.bodies)
+        return not self._pending and all(b.velocity.length < SETTLE_SPEED and abs(b.angular_velocity) < SETTLE_SPIN
+                                         for b in self.bodies)
 
     def _snap(self) -> None:
+        while self._pending:  # only after 2.5 s: every die is in by then
+            self.elapsed = max(self.elapsed, self._pending[0][0] + MAX_WAIT)
+            self._enter()
         for b in self.bodies:
             b.velocity, b.angular_velocity = (0.0, 0.0), 0.0
         self._settled = True
@@ -179,5 +188,6 @@ class DiceTable:
         return self._settled
 
     def dice(self) -> list[tuple[float, float, float]]:
-        """Each die's centre (x, y) in tray pixels and its angle in radians (clockwise on screen, y down)."""
+        """Each die's centre (x, y) in tray pixels and its angle in radians (clockwise on screen, y down), in the
+        order they were thrown in (a die still in the hand is not listed yet)."""
         return [(float(b.position.x), float(b.position.y), float(b.angle)) for b in self.bodies]
