@@ -337,3 +337,16 @@ def test_skip_shows_the_newest_roll_settled_and_ends_busy(app: Any, state: GameS
     app.screen.fill((0, 0, 0))
     t.draw(app.screen)
     assert has_colour(app.screen, t.felt, THEME.badge_wounded)
+
+
+def test_the_dice_enter_one_after_another_from_the_left_edge() -> None:
+    table = DiceTable((420, 160))
+    table.throw(5, 4)
+    assert len(table.dice()) == 1 and table.dice()[0][0] < table.side
+    table.step(0.1)
+    assert 1 < len(table.dice()) < 5
+    table.resize((400, 150))  # a resize mid-throw keeps the dice still to come
+    table.step(0.6)
+    assert len(table.dice()) == 5
+    settle(table)
+    assert table.settled and len(table.dice()) == 5
