@@ -184,13 +184,16 @@ class DiceTray:
         return bool(self.queue) or self._tumbling or self._holding > 0
 
     def update(self, dt: float) -> None:
+        """Throw the next queued roll when the last one is done, tumble (physics time runs `speed` times faster, and
+        faster again when many rolls wait), then count the hold down."""
         if not self._tumbling and self._holding <= 0 and self.queue:
             self._start(self.queue.popleft())
         rate = self.speed * self._quick
         if self._tumbling:
             table = self._ensure_table()
-            if not self.animate:
-                table.place(len(self._faces))
+            if not self.animate:  # switched off mid-throw: the dice lie down at once
+                if not table.settled:
+                    table.place(len(self._faces))
             else:
                 table.step(dt * rate)
             if table.settled:
@@ -199,6 +202,7 @@ class DiceTray:
             self._holding -= dt
 
     def draw(self, surface: pygame.Surface) -> None:
+        """The cached panel, then the dice (rotated each frame while they tumble, once when they settle)."""
         if self.rect is None:
             return
         if self._bg is None:

@@ -350,3 +350,14 @@ def test_the_dice_enter_one_after_another_from_the_left_edge() -> None:
     assert len(table.dice()) == 5
     settle(table)
     assert table.settled and len(table.dice()) == 5
+
+
+def test_switching_the_animation_off_mid_throw_lays_the_dice_down(app: Any, state: GameState) -> None:
+    t = tray(app)
+    t.feed([SIX], state)
+    t.update(DT)
+    t.update(DT)
+    assert t._table is not None and not t._table.settled
+    t.animate = False
+    t.update(DT)
+    assert t._table.settled and len(t._table.dice()) == 6 and t.busy
