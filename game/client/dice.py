@@ -220,6 +220,11 @@ class DiceTray:
         for img, pos in self._sprites:
             surface.blit(img, pos)
 
+    @property
+    def table(self) -> DiceTable | None:
+        """The physics of the tray (None before the first roll): where each die lies, for tests and tools."""
+        return self._table
+
     def skip(self) -> None:
         """Show the newest roll settled at once (the others go to the history) and stop being busy: for a jump
         ahead (a resumed game, a skip key)."""

@@ -166,7 +166,7 @@ def test_busy_while_tumbling_and_for_the_hold_then_not(app: Any, state: GameStat
     t.update(DT)
     assert t.current is not None and t.current.seq == 79 and t.busy
     tumble = 0.0
-    while t._table is not None and not t._table.settled:
+    while t.table is not None and not t.table.settled:
         t.update(DT)
         tumble += DT
         assert t.busy
@@ -212,8 +212,8 @@ def test_animation_off_places_the_dice_at_once_and_holds_the_result(app: Any, st
     t.animate = False
     t.feed([SIX], state)
     t.update(DT)
-    assert t._table is not None and t._table.settled and len(t._table.dice()) == 6
-    assert len({round(y, 3) for _, y, _ in t._table.dice()}) == 1  # a neat row
+    assert t.table is not None and t.table.settled and len(t.table.dice()) == 6
+    assert len({round(y, 3) for _, y, _ in t.table.dice()}) == 1  # a neat row
     assert t.busy  # the hold: the viewer reads it
     run(t, t.hold + 0.05)
     assert not t.busy
@@ -280,7 +280,7 @@ def test_best_of_two_shows_every_die_and_which_is_kept(app: Any, state: GameStat
     assert r.faces() == [(3, Look.HIT), (7, Look.DROPPED), (9, Look.DROPPED), (2, Look.HIT)]
     assert r.kept_text() == "(3 7) (9 2) keep [3 2]"
     t = _settled(app, state, PAIRS)
-    assert t._table is not None and len(t._table.dice()) == 4
+    assert t.table is not None and len(t.table.dice()) == 4
 
 
 def test_names_and_side_colours_come_from_the_state(app: Any, state: GameState) -> None:
@@ -357,7 +357,7 @@ def test_switching_the_animation_off_mid_throw_lays_the_dice_down(app: Any, stat
     t.feed([SIX], state)
     t.update(DT)
     t.update(DT)
-    assert t._table is not None and not t._table.settled
+    assert t.table is not None and not t.table.settled
     t.animate = False
     t.update(DT)
-    assert t._table.settled and len(t._table.dice()) == 6 and t.busy
+    assert t.table.settled and len(t.table.dice()) == 6 and t.busy
