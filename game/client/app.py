@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,7 +51,9 @@ class App:
 
     def push(self, scene: Scene) -> None:
         self.stack.append(scene)
-        self._guard(scene, lambda: (scene.layout(self.size), scene.enter()))
+        self._guard(scene, partial(scene.layout, self.size))
+        if scene in self.stack:
+            self._guard(scene, scene.enter)
 
     def pop(self) -> Scene | None:
         out = self.stack.pop() if self.stack else None
@@ -146,7 +149,7 @@ class App:
         if self.screen.get_size() != self.size:
             self.screen = pg.display.set_mode(self.size, pg.RESIZABLE)
         for s in list(self.stack):
-            self._guard(s, lambda s=s: s.layout(self.size))
+            self._guard(s, partial(s.layout, self.size))
 
     def step(self, events: list[pygame.event.Event] | None = None) -> float:
         """One frame: input to the top scene, update, draw, flip. Returns the frame's dt."""
@@ -161,13 +164,13 @@ class App:
                 continue
             top = self.top
             if top is not None:
-                self._guard(top, lambda top=top, ev=ev: top.handle(ev))
+                self._guard(top, partial(top.handle, ev))
         top = self.top
         if top is not None:
-            self._guard(top, lambda: top.update(dt))
+            self._guard(top, partial(top.update, dt))
             for s in self.stack[:-1]:
                 if getattr(s, "runs_covered", False):
-                    self._guard(s, lambda s=s: s.update(dt))
+                    self._guard(s, partial(s.update, dt))
         self.draw()
         pg.display.flip()
         self.frame += 1
@@ -181,7 +184,7 @@ class App:
             visible -= 1
         self.screen.fill((20, 20, 18))
         for s in self.stack[max(0, visible - 1):]:
-            self._guard(s, lambda s=s: s.draw(self.screen))
+            self._guard(s, partial(s.draw, self.screen))
 
     def ask_quit(self) -> None:
         """The window's close button or Escape on the title: quit with confirmation (unless already asking)."""

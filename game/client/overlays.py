@@ -194,12 +194,12 @@ class OverlayLayer:
         for unit, mem in sorted(st.ai.items()):  # locked targets (AI-D.02): the hostiles' intent
             if mem.lock is None:
                 continue
-            a, t = anchor_of(st, unit), pos(mem.lock)
-            if a is None or t is None:
+            src, dst = anchor_of(st, unit), pos(mem.lock)
+            if src is None or dst is None:
                 continue
-            if unit in positions or any(m in positions for m in st.units[unit].models):
-                a = positions.get(st.units[unit].models[0], a)
-            _arrow(layer, THEME.leash, px(a), px(t), 2, max(7.0, ppi * 0.35))
+            if any(m in positions for m in st.units[unit].models):
+                src = positions.get(st.units[unit].models[0], src)
+            _arrow(layer, THEME.leash, px(src), px(dst), 2, max(7.0, ppi * 0.35))
 
     def _locations(self, layer: pygame.Surface, st: GameState, px: Any, ppi: float) -> None:
         import pygame
