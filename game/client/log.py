@@ -24,6 +24,7 @@ __all__ = ["EventLog", "models_of"]
 FONT_SIZE = 14
 PAD = 6  # pixels inside the panel's edge
 WHEEL_LINES = 3
+CACHE_LINES = 1200  # rendered line surfaces kept (about 30 kB each at a 420 px panel)
 MODEL_KEYS = ("model", "attacker", "target", "patient", "applier", "recipient", "leader", "at_model")
 # A rule ID as RULES.md writes them (TURN-6, AI-S.ORDER, CORE-3.3.MOVE, GAP-99), with the "(" before it and the
 # ", " or ")" after it when it sits in the rule list an event line ends with.
@@ -141,7 +142,7 @@ class EventLog:
                 event = self._lines[line].event
                 self.select(None if event == self._selected else event)
             return True
-        return False
+        return ev.type == pygame.MOUSEBUTTONDOWN  # the log covers what is under it (a release may end a drag)
 
     def update(self, dt: float) -> None:
         """Nothing moves in the log."""
@@ -183,6 +184,9 @@ class EventLog:
             y += lh
         if below:
             self._draw_hint(page, f"{below} new below  (End)")
+        if len(self._cache) > CACHE_LINES:  # keep the rendered lines near the view only (memory)
+            keep = range(self.top - CACHE_LINES // 4, end + CACHE_LINES // 4)
+            self._cache = {i: img for i, img in self._cache.items() if i in keep}
         pygame.draw.rect(page, THEME.panel_edge, page.get_rect(), 1)
         return page
 

@@ -429,3 +429,20 @@ def test_widgets_import_without_pygame() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
                          cwd=Path(__file__).resolve().parents[2])
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_log_keeps_only_lines_near_the_view(app: object, game: Game, shared: object,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import game.client.log as log_module
+
+    monkeypatch.setattr(log_module, "CACHE_LINES", 120)
+    log = _log(shared, game)
+    screen = app.screen  # type: ignore[attr-defined]
+    log.scroll(-10_000)  # type: ignore[attr-defined]
+    for _ in range(12):
+        log.draw(screen)  # type: ignore[attr-defined]
+        log.scroll(log.visible_count)  # type: ignore[attr-defined]
+    log.draw(screen)  # type: ignore[attr-defined]
+    cached = log._cache  # type: ignore[attr-defined]
+    assert len(cached) <= 120 + log.visible_count  # type: ignore[attr-defined]
+    assert all(i in cached for i in range(log.top, log.top + log.visible_count))  # type: ignore[attr-defined]
