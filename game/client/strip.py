@@ -192,10 +192,12 @@ class ActivationStrip:
         big, small = font(NAME_SIZE, bold=c.acting), font(SMALL_SIZE)
         tag = ", ".join(t for t, on in (("decides", c.deciding), ("next", c.next)) if on)
         sw = 14  # the side colour swatch
-        text_room = max(20, room - sw - 18 - (small.size(tag)[0] + 6 if tag else 0))
-        name, detail = _fit(big, c.name, text_room), _fit(small, c.detail, text_room)
-        tw = max(big.size(name)[0], small.size(detail)[0])
-        cw = min(room, sw + 18 + tw + (small.size(tag)[0] + 6 if tag else 0))
+        tag_w = small.size(tag)[0] + 8 if tag else 0  # the tag sits at the end of the second line
+        text_room = max(20, room - sw - 18)
+        name = _fit(big, c.name, text_room)
+        detail = _fit(small, c.detail, max(20, text_room - tag_w))
+        tw = max(big.size(name)[0], small.size(detail)[0] + tag_w)
+        cw = min(room, sw + 18 + tw)
         top = 3 if c.acting else 6
         box = pygame.Rect(x, top, cw, h - top - 5)
         pygame.draw.rect(img, THEME.panel_hi if c.acting else THEME.panel, box, border_radius=6)
@@ -211,8 +213,8 @@ class ActivationStrip:
         img.blit(name_img, (tx, box.y + gap))
         img.blit(detail_img, (tx, box.y + gap + name_img.get_height()))
         if tag:
-            t = small.render(tag, True, THEME.ink)
-            img.blit(t, (box.right - t.get_width() - 6, box.y + 3))
+            t = font(SMALL_SIZE, bold=True).render(tag, True, THEME.ink)
+            img.blit(t, (box.right - t.get_width() - 6, box.y + gap + name_img.get_height()))
         return cw
 
 
