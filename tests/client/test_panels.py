@@ -446,3 +446,17 @@ def test_log_keeps_only_lines_near_the_view(app: object, game: Game, shared: obj
     cached = log._cache  # type: ignore[attr-defined]
     assert len(cached) <= 120 + log.visible_count  # type: ignore[attr-defined]
     assert all(i in cached for i in range(log.top, log.top + log.visible_count))  # type: ignore[attr-defined]
+
+
+def test_why_card_reads_decision_reason_and_rules() -> None:
+    """An event that has its own `reason` (a string, e.g. an Out of Action cause) carries the agent's reason as
+    `decision_reason` (game.core.rules.apply); a reason may name several rules."""
+    from game.client.hud import why_card
+
+    e = Event("pinned", ("COMBAT-4.4.PIN",), {"unit": "military-moss", "reason": "shot at", "decision_reason": {
+        "text": "AUTO-3: rally first", "rules": ["AUTO-3", "CORE-3.3.RALLY"]}}, seq=9)
+    card = why_card(e)
+    assert card is not None and card.who == "military-moss" and card.seq == 9
+    assert card.text == "AUTO-3: rally first" and card.rule == "AUTO-3, CORE-3.3.RALLY"
+    assert why_card(Event("out_of_action", ("X-1",), {"model": "m", "reason": "3 Wounds"})) is None
+    assert why_card(Event("move", ("X-1",), {"unit": "u", "reason": {"text": ""}})) is None
