@@ -167,9 +167,11 @@ class EventLog:
         import pygame
 
         assert self.rect is not None
-        page = pygame.Surface(self.rect.size)
-        if pygame.display.get_surface() is not None:
-            page = page.convert()
+        page = self._page
+        if page is None or page.get_size() != self.rect.size:  # one page surface, reused while the size holds
+            page = pygame.Surface(self.rect.size)
+            if pygame.display.get_surface() is not None:
+                page = page.convert()
         page.fill(THEME.panel)
         lh = self.line_height
         y = PAD
