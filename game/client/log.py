@@ -27,8 +27,9 @@ WHEEL_LINES = 3
 CACHE_LINES = 1200  # rendered line surfaces kept (about 30 kB each at a 420 px panel)
 MODEL_KEYS = ("model", "attacker", "target", "patient", "applier", "recipient", "leader", "at_model")
 # A rule ID as RULES.md writes them (TURN-6, AI-S.ORDER, CORE-3.3.MOVE, GAP-99), with the "(" before it and the
-# ", " or ")" after it when it sits in the rule list an event line ends with.
-RULE_RE = re.compile(r"\(?\b[A-Z][A-Z0-9]*-[A-Z0-9](?:[A-Z0-9.\-]*[A-Z0-9])?\b(?:\)|, )?")
+# ", " or ")" after it when it sits in the rule list an event line ends with; only the event's own rule IDs are
+# dimmed (a weapon called "AK-15" looks like one).
+RULE_RE = re.compile(r"\(?\b([A-Z][A-Z0-9]*-[A-Z0-9](?:[A-Z0-9.\-]*[A-Z0-9])?)\b(?:\)|, )?")
 WHY_PREFIX = "      why: "  # describe's line for an agent's reason (ZONE HOSTILE AI)
 
 HEAD, WHY, BODY = "head", "why", "body"
@@ -179,6 +180,7 @@ class EventLog:
             line = self._lines[i]
             if line.event == self._selected:
                 page.fill(THEME.panel_hi, (1, y, self.rect.width - 2, lh))
+                page.fill(THEME.selection, (1, y, 2, lh))  # a mark at the edge: the selection reads at a glance
             img = self._cache.get(i)
             if img is None:
                 img = self._cache[i] = self._render(line)
@@ -296,7 +298,7 @@ class EventLog:
 
         f = font(FONT_SIZE, bold=line.kind == HEAD)
         base: Colour = THEME.leash if line.kind == WHY else THEME.ink
-        segs = self._segments(line.text, base)
+        segs = self._segments(line.text, base, frozenset(self.events[line.event].rules))
         w = sum(f.size(t)[0] for t, _ in segs)
         img = pygame.Surface((max(1, w), f.get_linesize()), pygame.SRCALPHA)
         x = 0
@@ -306,10 +308,12 @@ class EventLog:
                 x += f.size(t)[0]
         return img.convert_alpha() if pygame.display.get_surface() is not None else img
 
-    def _segments(self, text: str, base: Colour) -> list[tuple[str, Colour]]:
+    def _segments(self, text: str, base: Colour, rules: frozenset[str]) -> list[tuple[str, Colour]]:
         out: list[tuple[str, Colour]] = []
         at = 0
         for m in RULE_RE.finditer(text):
+            if m.group(1) not in rules:
+                continue
             out.append((text[at:m.start()], base))
             out.append((m.group(0), THEME.dim_ink))
             at = m.end()

@@ -234,6 +234,11 @@ def test_rule_ids_dim_reasons_leash_headlines_bold(app: object, game: Game, shar
     move = next(i for i, t in enumerate(lines) if "CORE-3.3.MOVE" in t)
     colours = _colours(log._render(log._lines[move]))  # type: ignore[attr-defined]
     assert THEME.ink in colours and THEME.dim_ink in colours
+    # only the event's own rule IDs are dimmed: "roll Battle Rifle (AK-15) attack ..." keeps its weapon in ink
+    roll = next(i for i, t in enumerate(lines) if "(AK-15)" in t and t.lstrip().startswith("roll"))
+    segs = log._segments(lines[roll], THEME.ink, frozenset(log.line_event(roll).rules))  # type: ignore
+    assert ("(AK-15)", THEME.dim_ink) not in segs and any("AK-15" in t and c == THEME.ink for t, c in segs)
+    assert any(c == THEME.dim_ink for _, c in segs)
     why = next(i for i, t in enumerate(lines) if t.startswith("      why: "))
     colours = _colours(log._render(log._lines[why]))  # type: ignore[attr-defined]
     assert THEME.leash in colours and THEME.ink not in colours
