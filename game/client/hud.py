@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from game.core.events import Event
     from game.core.state import GameState
 
-__all__ = ["Hud", "WhyCard", "phase_words", "turn_words", "why_card"]
+__all__ = ["Hud", "WhyCard", "hazard_words", "phase_words", "turn_words", "why_card"]
 
 BAR_SIZE = 15
 CARD_WIDTH = 380
