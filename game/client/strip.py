@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from game.client.theme import THEME, font, side_colour
-from game.core.rules.flow import eligible_units
-from game.core.state import Phase
+from game.core.rules.flow import eligible_units, next_seat
+from game.core.settings import Settings
+from game.core.state import ActivationState, Phase
 from game.render.style import Colour
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ def chips(state: GameState, shared: Shared) -> list[Chip]:
     if acting is None and state.phase is Phase.ACTIVATE:
         acting = state.deciding
     left = {s: [u for u in eligible_units(state, s) if act is None or u != act.unit] for s in state.order}
-    nxt = _next_side(state, acting, left) if state.phase is not Phase.MISSION_END else None
+    nxt = _next_side(state, act) if state.phase is not Phase.MISSION_END else None
     out = []
     for s in state.order:
         is_acting = s == acting and state.phase is not Phase.MISSION_END
@@ -93,21 +94,14 @@ def _deployment(state: GameState, shared: Shared) -> list[Chip]:
                  acting=s == state.deciding, next=s == nxt, deploying=True) for s in order]
 
 
-def _next_side(state: GameState, acting: str | None, left: dict[str, list[str]]) -> str | None:
-    """The side the activation cycle reaches next: the first after the acting one with a unit left (TURN-5),
-    crews before hostile forces under `hostiles.interleave`=after_players (GAP-18)."""
-    order = state.order
-    if not order:
+def _next_side(state: GameState, act: ActivationState | None) -> str | None:
+    """The side the activation cycle reaches next, from the core's own query (game.core.rules.flow.next_seat:
+    TURN-5, GAP-18), the acting unit counted as done."""
+    if not state.order:
         return None
-    start = order.index(acting) if acting in order else state.cycle
-    later = state.settings.get("hostiles.interleave") == "after_players"
-    passes = [lambda s: s not in state.forces, lambda s: s in state.forces] if later else [lambda s: True]
-    for wanted in passes:
-        for step in range(1, len(order) + 1):
-            side = order[(start + step) % len(order)]
-            if wanted(side) and left[side]:
-                return side
-    return None
+    later = Settings(dict(state.settings))["hostiles.interleave"] == "after_players"
+    idx = next_seat(state, after_players=later, done=act.unit if act is not None else None)
+    return state.order[idx] if idx is not None else None
 
 
 class ActivationStrip:

@@ -48,19 +48,29 @@ def next_in_cycle(ctx: Ctx) -> None:
     (GAP-18) each hostile force is a seat after the crews in every round; with after_players the crews alternate
     until none has an eligible unit, then the hostile forces take their turns round-robin."""
     st = ctx.state
+    idx = next_seat(st, after_players=ctx.settings["hostiles.interleave"] == "after_players")
+    if idx is None:
+        end_turn(ctx)
+        return
+    st.cycle = idx
+    st.phase = Phase.ACTIVATE
+    st.deciding = st.order[idx]
+
+
+def next_seat(st: GameState, *, after_players: bool, done: str | None = None) -> int | None:
+    """The index in `st.order` of the side the activation cycle passes to next, None when no side has a unit left
+    (the turn ends): the first side after the current seat with an eligible unit (TURN-5), crews first and then the
+    hostile forces with `hostiles.interleave`=after_players (GAP-18). `done`: a unit to count as activated already
+    (the one acting now, for a preview of who is next while its activation runs)."""
     n = len(st.order)
-    later = ctx.settings["hostiles.interleave"] == "after_players"
-    passes = ([lambda s: s not in st.forces, lambda s: s in st.forces] if later else [lambda s: True])
+    passes = ([lambda s: s not in st.forces, lambda s: s in st.forces] if after_players else [lambda s: True])
     for wanted in passes:
         for step in range(1, n + 1):
             idx = (st.cycle + step) % n
             side = st.order[idx]
-            if wanted(side) and eligible_units(st, side):
-                st.cycle = idx
-                st.phase = Phase.ACTIVATE
-                st.deciding = side
-                return
-    end_turn(ctx)
+            if wanted(side) and any(u != done for u in eligible_units(st, side)):
+                return idx
+    return None
 
 
 def after_action(ctx: Ctx, *, window: bool = True) -> None:
