@@ -90,6 +90,8 @@ class BattleScene(Scene):
         self.strip.layout(pygame.Rect(0, bar, w - side_w, strip_h))
         self.board_rect = pygame.Rect(0, bar + strip_h, w - side_w, h - bar - strip_h - 22)
         self.board.layout(self.board_rect)
+        card_w = max(300, min(420, self.board_rect.w // 3))
+        self.hud.card_rect = pygame.Rect(self.board_rect.right - card_w - 10, self.board_rect.top + 10, card_w, 0)
         self.dice.layout(pygame.Rect(w - side_w, bar, side_w, dice_h))
         self.log.layout(pygame.Rect(w - side_w, bar + dice_h, side_w, h - bar - dice_h))
         self.hint_rect = pygame.Rect(0, h - 22, w - side_w, 22)
