@@ -36,6 +36,7 @@ class Card:
     crews: tuple[tuple[str, str], ...] = ()
     sections: tuple[tuple[str, str], ...] = ()
     subtitle: str = ""
+    notes: str = ""
     error: str | None = None
 
 
@@ -61,13 +62,12 @@ def scenario_card(scenario: str) -> Card:
     if sf.special_rules:
         from game.scenarios.special import SPECIAL_RULES
 
-        sections.append(("Special rules", "; ".join(SPECIAL_RULES[r].text if r in SPECIAL_RULES else r
-                                                    for r in sf.special_rules)))
-    sections.append(("Victory", VICTORY_TEXT.get(sf.victory, sf.victory)))
-    if sf.notes:
-        sections.append(("Notes", " ".join(sf.notes.split())))
+        texts = [SPECIAL_RULES[r].text if r in SPECIAL_RULES else r for r in sf.special_rules]
+        sections.append(("Special rules", ". ".join(t[:1].upper() + t[1:] for t in texts) + "."))
+    victory = VICTORY_TEXT.get(sf.victory, sf.victory)
+    sections.append(("Victory", victory[:1].upper() + victory[1:]))
     sub = f"TL{sf.tl} - {turns.split(',')[0]} - {sf.battlefield.width:g}\" x {sf.battlefield.height:g}\""
-    return Card(scenario, sf.name, crews, tuple(sections), sub)
+    return Card(scenario, sf.name, crews, tuple(sections), sub, " ".join(sf.notes.split()))
 
 
 def _crew_name(roster: str, k_limit: int | None) -> str:
@@ -504,8 +504,8 @@ class ChooseScene(Scene):
         m = 24
         left = 300 if w >= 1200 else 260
         self.ink.text(surface, "Choose a scenario", (m, 18), size=30, bold=True)
-        self.ink.text(surface, "Up/Down: move   Left/Right or +/-: change   digits: type a seed   Enter: start   "
-                               "Esc: back", (m, h - 28), size=14, colour=THEME.dim_ink)
+        self.ink.text(surface, "Up/Down: move   Left/Right or +/-: change   digits: type a seed   PgUp/PgDn: "
+                               "scroll the card   Enter: start   Esc: back", (m, h - 28), size=14, colour=THEME.dim_ink)
         top, bottom = 70, h - 40
         self.draw_options(surface, m, top, left, bottom)
         x = m + left + m
@@ -627,8 +627,26 @@ class ChooseScene(Scene):
                 y = ink.paragraph(surface, line, x, y + 6, width, size=15)
         else:
             y = ink.paragraph(surface, card.title, x, y0, width, size=22, bold=True)
+            if card.notes:
+                y = ink.paragraph(surface, card.notes, x, y + 4, width, size=15, colour=THEME.dim_ink)
             for head, text in card.sections:
-                y = ink.paragraph(surface, head, x, y + 8, width, size=14, bold=True, colour=THEME.dim_ink)
-                y = ink.paragraph(surface, text, x, y, width, size=15)
+                y = self.section(surface, head, text, x, y + 8, width)
         surface.set_clip(clip)
-        self.scroll = max(0, min(self.scroll, int((y - y0) - box.h + 28)))
+        tall, room = int(y - y0), box.h - 28
+        self.scroll = max(0, min(self.scroll, tall - room))
+        if tall > room:  # a scroll bar: where the panel's view lies in the whole card
+            pg = self.app.pg
+            track = pg.Rect(box.right - 9, box.y + 10, 4, box.h - 20)
+            pg.draw.rect(surface, THEME.panel_hi, track, border_radius=2)
+            thumb = pg.Rect(track.x, track.y + track.h * self.scroll // tall, 4, max(16, track.h * room // tall))
+            pg.draw.rect(surface, THEME.dim_ink, thumb.clamp(track), border_radius=2)
+
+    def section(self, surface: pygame.Surface, head: str, text: str, x: int, y: float, width: int) -> float:
+        """A card section: its heading, and its text beside it when both fit on one line, else under it."""
+        ink = self.ink
+        hw = font(14, True).size(head)[0] + 10
+        if hw + font(15).size(text)[0] <= width:
+            ink.text(surface, head, (x, y + 2), size=14, bold=True, colour=THEME.dim_ink)
+            return ink.paragraph(surface, text, x + hw, y, width - hw, size=15)
+        y = ink.paragraph(surface, head, x, y, width, size=14, bold=True, colour=THEME.dim_ink)
+        return ink.paragraph(surface, text, x, y, width, size=15)

@@ -74,6 +74,25 @@ def test_title_continue_is_greyed_and_skipped_by_the_focus(app: App) -> None:
     assert app.top.name == "title" and app.running
 
 
+def test_title_mouse_hover_focuses_and_a_click_opens_the_choice(app: App) -> None:
+    from game.client.menus import ChooseScene
+
+    pg = app.pg
+    app.title()
+    app.step([])
+    title = app.top
+    new_game, cont, quit_ = (b.rect for b in title.buttons.items)
+    app.step([pg.event.Event(pg.MOUSEMOTION, pos=quit_.center, rel=(0, 0), buttons=(0, 0, 0))])
+    assert title.buttons.focus == 2
+    app.step([pg.event.Event(pg.MOUSEMOTION, pos=cont.center, rel=(0, 0), buttons=(0, 0, 0))])
+    app.step(click(app, cont.center))
+    assert title.buttons.focus == 2 and app.top is title  # Continue takes neither the focus nor a click
+    app.step([pg.event.Event(pg.MOUSEBUTTONUP, pos=new_game.center, button=1)])
+    assert app.top is title  # a release without its press (the click that opened the screen) does nothing
+    app.step(click(app, new_game.center))
+    assert isinstance(app.top, ChooseScene) and app.errors == []
+
+
 # -- the scenario choice -------------------------------------------------------------------------------------------
 def test_keyboard_title_to_a_started_game(app: App, started: list[GameSetup]) -> None:
     from game.client.menus import ChooseScene
@@ -152,6 +171,13 @@ def test_a_broken_scenario_file_is_shown_not_raised(app: App, started: list[Game
     assert started == [] and app.errors == []  # Start is not offered
     app.step([key(app, app.pg.K_DOWN)])
     assert choose.ink.has("no shipped scenario of this name")
+    app.resize((960, 600))  # a small window: the card is longer than its panel
+    app.step([key(app, app.pg.K_UP), key(app, app.pg.K_UP), key(app, app.pg.K_PAGEDOWN)])
+    assert choose.card.error is None and 0 < choose.scroll <= 200  # the card scrolls, as far as it is long
+    app.step([key(app, app.pg.K_PAGEDOWN)] * 20)
+    deepest = choose.scroll
+    app.step([app.pg.event.Event(app.pg.MOUSEWHEEL, x=0, y=1)])
+    assert choose.scroll == max(0, deepest - 40)
     app.save_screenshot(tmp_path / "choose-broken.png")
     assert app.errors == []
 
