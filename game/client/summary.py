@@ -20,6 +20,20 @@ def _list(items: Iterable[str], empty: str = "none") -> str:
     return ", ".join(out) if out else empty
 
 
+def thing(item: str) -> str:
+    """An item or grenade as the player knows it: its catalog name, else the id in words (a scenario's own item)."""
+    from game.core.catalog import load_catalog
+
+    try:
+        cat = load_catalog()
+    except (OSError, ValueError):
+        return item.replace("_", " ")
+    for table in (cat.equipment_items, cat.grenades):
+        if item in table:
+            return str(getattr(table[item], "name", item))
+    return item.replace("_", " ")
+
+
 class Summary:
     """What the summary shows, as text (no pygame): the verdict and per crew its sections (heading, text)."""
 
@@ -96,8 +110,8 @@ class Summary:
         arts = ", ".join(f"{x.get('value', 0)} ZS" + (f" (+1 {x['bonus']})" if x.get("bonus") else "")
                          for x in r.get("artifacts") or [])
         out.append(("Salvage", f"{r.get('salvage_value', 0)} ZS" + (f"; artifacts {arts}" if arts else "")))
-        grenades = [f"{g} x{n}" for g, n in (r.get("grenades") or {}).items()]
-        found = list(r.get("items") or []) + grenades
+        grenades = [f"{thing(str(g))} x{n}" for g, n in (r.get("grenades") or {}).items()]
+        found = [thing(str(x)) for x in r.get("items") or []] + grenades
         looted = list(r.get("looted") or [])
         out.append(("Items found", _list(found) + (f"; looted {_list(looted)}" if looted else "")))
         return out

@@ -237,7 +237,10 @@ def test_pause_resumes_and_asks_before_the_title(app: App, size: tuple[int, int]
 # -- the summary ---------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def mission_end() -> dict[str, Any]:
-    """A real game's mission_end: Red Gypsy 3's first game, seed 1, both crews played by the random agent."""
+    """A real game's mission_end: Red Gypsy 3's first game cut to 3 turns (a second, not four), seed 1, both crews
+    played by the random agent."""
+    from dataclasses import replace
+
     from game.ai.random_agent import RandomAgent
     from game.sim.loop import play
     from game.sim.sources import crews_source, scenario_source
@@ -245,6 +248,7 @@ def mission_end() -> dict[str, Any]:
     src = scenario_source("crossroads-blyatsk")
     loaded = crews_source(list(src.crew_names), k_limit=src.k_limit)
     scen, bf = src.build(loaded)
+    scen = replace(scen, turn_limit=3)
     agents = {c.side: RandomAgent(1000 + i) for i, c in enumerate(scen.crews)}
     _, _, events = play(scen, agents, 1, settings=dict(src.settings), battlefield=bf)
     assert events[-1].type == "mission_end"
@@ -291,15 +295,17 @@ def test_summary_texts_of_a_draw_a_solo_game_and_an_objective() -> None:
     won = Summary({"turn": 4, "reason": "objective", "winner": "a", "decided_by": "objective",
                    "crews": {"a": "Crew A"}, "objective": {"location": "btr", "model": "a-1", "side": "a", "turn": 4},
                    "report": {"a": {"names": {"a-1": "Ivan"}, "survived": ["a-1"], "ooa": [], "dead": [],
-                                    "kills": {"rival": [], "hostile": ["h-1"]}, "salvage_value": 7, "items": ["case"],
-                                    "grenades": {"hand_grenade": 2}, "looted": ["btr"], "artifacts": []}},
+                                    "kills": {"rival": [], "hostile": ["h-1"]}, "salvage_value": 7,
+                                    "items": ["case", "medkit"], "grenades": {"hand_grenade": 2}, "looted": ["btr"],
+                                    "artifacts": []}},
                    "advances": {"a": {"total": 7, "survivors": 1, "rival_units": 0, "hostile_units": 1,
                                       "hot_spots": 0, "objective": True}}}, {})
     assert won.headline() == "Crew A wins" and won.how() == "completed the Mission Objective"
     assert won.objective() == "Mission Objective btr completed by Ivan (Crew A) in turn 4"
     sections = dict(won.sections("a"))
     assert "Mission Objective 5" in sections["Advances: 7"] and sections["Salvage"] == "7 ZS"
-    assert sections["Items found"] == "case, hand_grenade x2; looted btr" and sections["Survivors (1)"] == "Ivan"
+    assert sections["Items found"] == "case, Med-Kit, Hand Grenade x2; looted btr"
+    assert sections["Survivors (1)"] == "Ivan"
 
 
 # -- random input --------------------------------------------------------------------------------------------------
