@@ -22,6 +22,8 @@ TL_NAMES = {0: "White", 1: "Blue", 2: "Yellow", 3: "Red"}  # MISSION-8.2.TL
 VICTORY_TEXT = {"objective_then_advances": "the crew that completes the Mission Objective wins; otherwise the crew "
                                            "that earned more advances this mission (POST-8.5.EARN); level: a draw "
                                            "(SCEN-10.5.VICTORY)"}
+AGENT_LABELS = {"normal": "autopilot, normal", "easy": "autopilot, easy", "hard": "autopilot, hard",
+                "random": "random legal actions"}  # game.sim.simulate.AGENTS, as the player reads them
 SEED_MAX = 2**64 - 1  # game.sim.options.SEED_MAX: the PRNG takes 64 bits; a larger seed is refused, never reduced
 
 
@@ -400,7 +402,7 @@ class ChooseScene(Scene):
 
     def change_seed(self, step: int) -> None:
         self.typing = None
-        self.seed = (self.seed + step) % (SEED_MAX + 1)
+        self.seed = max(0, min(SEED_MAX, self.seed + step))
 
     def type_digit(self, d: str) -> None:
         """Typing digits replaces the seed, then extends it (never past SEED_MAX); Backspace takes one back."""
@@ -471,8 +473,10 @@ class ChooseScene(Scene):
             self.scroll = max(0, self.scroll + (-200 if key == pg.K_PAGEUP else 200))
         elif key in (pg.K_RETURN, pg.K_KP_ENTER):
             self.back() if kind == "back" else self.start()
-        elif key == pg.K_SPACE:
-            {"agent": lambda: self.cycle_agent(k, 1), "start": self.start, "back": self.back}.get(kind, lambda: None)()
+        elif key == pg.K_SPACE and kind == "agent":
+            self.cycle_agent(k, 1)
+        elif key == pg.K_SPACE and kind in ("start", "back"):
+            self.back() if kind == "back" else self.start()
 
     def mouse(self, ev: pygame.event.Event) -> None:
         pg = self.app.pg
@@ -556,6 +560,7 @@ class ChooseScene(Scene):
                      colour=side_colour(k))
             y += 20
             agent = self.agents[k] if k < len(self.agents) else "?"
+            agent = AGENT_LABELS.get(agent, agent)
             self.stepper(surface, pg.Rect(x, y, width, 34), ("agent", k), agent,
                          functools.partial(self.cycle_agent, k, -1), functools.partial(self.cycle_agent, k, 1),
                          "<", ">")

@@ -118,6 +118,21 @@ def test_keyboard_title_to_a_started_game(app: App, started: list[GameSetup]) ->
     assert app.errors == []
 
 
+def test_the_seed_stays_within_what_the_dice_take(app: App) -> None:
+    from game.client.menus import SEED_MAX, ChooseScene
+    from game.sim.options import SEED_MAX as SIM_SEED_MAX
+
+    assert SEED_MAX == SIM_SEED_MAX
+    choose = ChooseScene(app)
+    app.push(choose)
+    app.step([key(app, app.pg.K_MINUS), key(app, app.pg.K_MINUS)])
+    assert choose.seed == 0
+    app.step([key(app, app.pg.K_9, "9")] * 25)
+    assert choose.seed == 10**19 - 1  # a 20th nine would pass 2^64 - 1: refused, not reduced
+    app.step([key(app, app.pg.K_PLUS)])
+    assert choose.typing is None and app.errors == []
+
+
 def test_seed_buttons_and_agents_by_mouse(app: App, started: list[GameSetup]) -> None:
     from game.client.menus import ChooseScene
 
