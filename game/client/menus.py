@@ -180,7 +180,7 @@ class Dialog(Scene):
         self.ink.clear()
         i = self.app.stack.index(self) if self in self.app.stack else 0
         if i == 0 or self.app.stack[i - 1].opaque:  # dim once, not again under a dialog on a dialog
-            dim(surface, 175)
+            dim(surface, 190)
         w, h = surface.get_size()
         bw = min(600, w - 80)
         body = font(17)
@@ -297,7 +297,9 @@ class TitleScene(Scene):
         except SourceError:
             self._backdrop = (size, None)
             return None
-        small = fit(pic, (max(1, size[0] // 8), max(1, size[1] // 8)), cover=True)  # soft: down, then up again
+        pw, ph = pic.get_size()
+        mat = pic.subsurface(pg.Rect(pw // 8, ph // 8, pw * 3 // 4, ph * 3 // 4))  # the mat, not its rulers
+        small = fit(mat, (max(1, size[0] // 14), max(1, size[1] // 14)), cover=True)  # soft: down, then up again
         big = fit(small, size, cover=True)
         out = pg.Surface(size)
         out.blit(big, big.get_rect(center=(size[0] // 2, size[1] // 2)))
@@ -627,9 +629,13 @@ class ChooseScene(Scene):
         if card.error is not None:
             y = ink.paragraph(surface, "This scenario file does not load", x, y0, width, size=20, bold=True,
                               colour=THEME.badge_wounded)
-            y = ink.paragraph(surface, card.scenario, x, y + 4, width, size=14, colour=THEME.dim_ink)
-            for line in card.error.split("\n"):
-                y = ink.paragraph(surface, line, x, y + 6, width, size=15)
+            lines = card.error.split("\n")
+            file = lines[0].split(": ", 1)[0]
+            if not all(line.startswith(f"{file}: ") for line in lines):
+                file = card.scenario
+            y = ink.paragraph(surface, file, x, y + 4, width, size=14, colour=THEME.dim_ink)
+            for line in lines:  # each problem without the file it names (shown once, above)
+                y = ink.paragraph(surface, line.removeprefix(f"{file}: "), x, y + 6, width, size=15)
         else:
             y = ink.paragraph(surface, card.title, x, y0, width, size=22, bold=True)
             if card.notes:
