@@ -78,8 +78,11 @@ class Summary:
         return f"Mission over at turn {self.end.get('turn', '?')}: {self.end.get('reason', 'ended')}"
 
     def why(self) -> str:
-        why = self.end.get("why")
-        return f"{why} (SCEN-10.5.VICTORY)" if why else ""
+        """Why this verdict (the event's own words), else how the winner won; with the rule behind it."""
+        why = str(self.end.get("why") or "")
+        if not why and self.how():
+            why = f"{self.crew(str(self.end['winner']))} {self.how()}" if self.end.get("winner") else self.how()
+        return f"{why[:1].upper()}{why[1:]} (SCEN-10.5.VICTORY)" if why else ""
 
     def advances(self, side: str) -> tuple[str, str]:
         """The advances a crew earned and their parts (POST-8.5.EARN)."""
@@ -166,8 +169,7 @@ class SummaryScene(Scene):
         if winner in s.sides:
             pg.draw.rect(surface, side_colour(s.sides.index(winner)), pg.Rect(m, y + 2, 160, 5))
         y += 10
-        how = s.how()
-        y = ink.paragraph(surface, s.overview() + (f"; {how}" if how else ""), m, y, w - 2 * m, size=body + 2)
+        y = ink.paragraph(surface, s.overview(), m, y, w - 2 * m, size=body + 2)
         if s.why():
             y = ink.paragraph(surface, s.why(), m, y, w - 2 * m, size=body, colour=THEME.dim_ink)
         bottom = h - 70 - 2 * font(body).get_linesize()

@@ -372,3 +372,26 @@ def _targets(app: App) -> list[Any]:
     out = [b.rect for b in getattr(getattr(top, "buttons", None), "items", []) if b.rect is not None]
     out += [rect for rect, _, _ in getattr(top, "regions", [])]
     return out
+
+
+def test_a_long_summary_scrolls_in_a_small_window(app: App, mission_end: dict[str, Any]) -> None:
+    import copy
+
+    from game.client.summary import SummaryScene
+
+    end = copy.deepcopy(mission_end)
+    side = next(iter(end["crews"]))
+    end["report"][side]["items"] = [f"crate_{i:02d}" for i in range(80)]
+    app.resize((960, 600))
+    scene = SummaryScene(app, end, dict(end["crews"]))
+    app.push(scene)
+    app.step([])
+    assert scene.ink.has("more: scroll") and scene.scroll == 0
+    app.step([key(app, app.pg.K_DOWN), key(app, app.pg.K_PAGEDOWN)])
+    assert 0 < scene.scroll <= 280 and scene.ink.has("crate 79")
+    app.step([key(app, app.pg.K_PAGEDOWN)] * 30)
+    deepest = scene.scroll
+    app.step([key(app, app.pg.K_PAGEDOWN)])
+    assert scene.scroll == deepest < 30 * 240  # as far as the longest column goes, no further
+    app.step([key(app, app.pg.K_UP)])
+    assert scene.scroll == deepest - 40 and app.errors == []
