@@ -324,19 +324,15 @@ def test_summary_texts_of_a_draw_a_solo_game_and_an_objective() -> None:
 
 
 # -- random input --------------------------------------------------------------------------------------------------
-def test_random_input_never_breaks_title_or_choose(app: App, started: list[GameSetup], tmp_path: Path) -> None:
+def _fuzz(app: App, rng: random.Random, n: int, extra: Path | None = None) -> dict[str, int]:
+    """`n` random keys, mouse moves, presses, releases (70% on a button or region), wheel turns and window resizes,
+    a few at a time; after each frame no scene has failed. Returns how many frames each scene was on top."""
     pg = app.pg
-    rng = random.Random(17)
-    bad = tmp_path / "broken.toml"
-    bad.write_text(BAD_TOML, encoding="utf-8")
     keys = [pg.K_UP, pg.K_DOWN, pg.K_LEFT, pg.K_RIGHT, pg.K_TAB, pg.K_RETURN, pg.K_SPACE, pg.K_ESCAPE,
             pg.K_BACKSPACE, pg.K_PLUS, pg.K_MINUS, pg.K_PAGEUP, pg.K_PAGEDOWN, pg.K_p, pg.K_a, pg.K_0, pg.K_9]
-    quits = 0
-    monkey_quit = app.quit
-    app.quit = lambda: None  # type: ignore[method-assign]
-    app.title()
+    seen: dict[str, int] = {}
     events = 0
-    while events < 500:
+    while events < n:
         batch = []
         for _ in range(rng.randint(1, 4)):
             roll = rng.random()
@@ -357,14 +353,37 @@ def test_random_input_never_breaks_title_or_choose(app: App, started: list[GameS
                 batch.append(pg.event.Event(pg.VIDEORESIZE, w=w, h=h, size=(w, h)))
         events += len(batch)
         app.step(batch)
-        if rng.random() < 0.05 and app.top is not None and app.top.name == "choose":
-            app.top.scenarios.append(str(bad)) if str(bad) not in app.top.scenarios else None
+        top = app.top
+        if extra is not None and top is not None and top.name == "choose" and str(extra) not in top.scenarios:
+            top.scenarios.append(str(extra))  # a broken file joins the list now and then
         assert app.errors == [], app.errors
-        assert app.stack and app.stack[0].name == "title"
-        quits += app.top.name == "confirm"
-    app.quit = monkey_quit  # type: ignore[method-assign]
-    assert app.errors == []
-    assert quits > 0 and len(started) > 0  # the fuzz reached both the quit question and Start
+        assert top is not None
+        seen[top.name] = seen.get(top.name, 0) + 1
+    return seen
+
+
+def test_random_input_never_breaks_title_or_choose(app: App, started: list[GameSetup], tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "broken.toml"
+    bad.write_text(BAD_TOML, encoding="utf-8")
+    monkeypatch.setattr(app, "quit", lambda: None)
+    app.title()
+    seen = _fuzz(app, random.Random(17), 500, bad)
+    assert app.stack[0].name == "title"
+    assert seen.keys() >= {"title", "choose", "confirm"} and started  # the fuzz reached the quit question, Start
+
+
+def test_random_input_never_breaks_the_summary_or_a_pause(app: App, mission_end: dict[str, Any],
+                                                          started: list[GameSetup],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.client.menus import PauseDialog
+    from game.client.summary import SummaryScene
+
+    monkeypatch.setattr(app, "quit", lambda: None)
+    app.push(SummaryScene(app, mission_end, dict(mission_end["crews"])))
+    app.push(PauseDialog(app))
+    seen = _fuzz(app, random.Random(5), 300)
+    assert seen.keys() >= {"pause", "summary"}
 
 
 def _targets(app: App) -> list[Any]:
