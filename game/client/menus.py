@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from game.client.scene import Scene
@@ -18,12 +19,12 @@ if TYPE_CHECKING:
     from game.client.app import App
     from game.scenarios.loader import ScenarioFile
 
-TL_NAMES = {0: "White", 1: "Blue", 2: "Yellow", 3: "Red"}  # MISSION-8.2.TL
-VICTORY_TEXT = {"objective_then_advances": "the crew that completes the Mission Objective wins; otherwise the crew "
-                                           "that earned more advances this mission (POST-8.5.EARN); level: a draw "
-                                           "(SCEN-10.5.VICTORY)"}
-AGENT_LABELS = {"normal": "autopilot, normal", "easy": "autopilot, easy", "hard": "autopilot, hard",
-                "random": "random legal actions"}  # game.sim.simulate.AGENTS, as the player reads them
+TL_NAMES = MappingProxyType({0: "White", 1: "Blue", 2: "Yellow", 3: "Red"})  # MISSION-8.2.TL
+VICTORY_TEXT = MappingProxyType({  # `scen.victory` as the card says it (SCEN-10.5.VICTORY)
+    "objective_then_advances": "the crew that completes the Mission Objective wins; otherwise the crew that earned "
+                               "more advances this mission (POST-8.5.EARN); level: a draw (SCEN-10.5.VICTORY)"})
+AGENT_LABELS = MappingProxyType({"normal": "autopilot, normal", "easy": "autopilot, easy", "hard": "autopilot, hard",
+                                 "random": "random legal actions"})  # game.sim.simulate.AGENTS, as a player reads them
 SEED_MAX = 2**64 - 1  # game.sim.options.SEED_MAX: the PRNG takes 64 bits; a larger seed is refused, never reduced
 
 
