@@ -115,7 +115,8 @@ def test_keyboard_title_to_a_started_game(app: App, started: list[GameSetup]) ->
     app.step([key(app, pg.K_RETURN)])
     name = choose.scenarios[choose.selected]
     assert started == [GameSetup(scenario=name, seed=42, agents=("easy", "normal"), autoplay=True)]
-    assert app.errors == []
+    app.step([key(app, pg.K_ESCAPE)])
+    assert app.top.name == "title" and app.errors == []  # Escape: back
 
 
 def test_the_seed_stays_within_what_the_dice_take(app: App) -> None:
