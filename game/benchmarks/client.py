@@ -46,7 +46,9 @@ def _mid_game(seed: int, turn: int = 3) -> Any:
     shot: list[Any] = []
     blast: list[Any] = []
     while not s.over:
-        new = s.apply(d.next_action())
+        action = d.next_action()
+        assert action is not None  # the game is not over, so the deciding side's agent chose
+        new = s.apply(action)
         if s.state.turn >= turn:
             if any(e.type == "attack" and e.data.get("kind") == "ranged" for e in new):
                 shot = new

@@ -3,8 +3,9 @@ log, fed with the events of every action as it is applied; the agents play every
 random-legal agent, the Zone's agent for the hostiles), paced for a viewer.
 
 Keys: Space play/pause, "." one action, N skip to the end of the activation, T skip to the end of the turn, 1 normal
-speed, 2 fast, V dice animation on/off, Ctrl+S save the log as text, Escape or P the pause menu; the board takes
-the mouse, arrows/WASD, the wheel and +/-. Decisions come from the driver (game.client.driver): a worker process
+speed, 2 fast, V dice animation on/off, H the why-cards, Ctrl+S save the log as text, Escape or P the pause menu;
+the board takes the mouse, arrows/WASD, the wheel and +/-. Decisions come from the driver (game.client.driver): a
+worker process
 normally, in the frame loop itself under --screenshot so that frame N is a deterministic point of the game."""
 from __future__ import annotations
 
@@ -26,10 +27,14 @@ if TYPE_CHECKING:
     from game.client.app import App
 
 GAP_S = {"normal": 0.45, "fast": 0.06}  # pause between two actions once the animations are done
-ANIM_SPEED = {"normal": 1.0, "fast": 3.0}
+QUICK_GAP_S = {"normal": 0.12, "fast": 0.03}  # after a deployment or a choice that moved nothing: nothing to watch
+QUICK = frozenset({"deploy", "deployment_order", "initiative", "initiative_choice", "interrupt_declined"})
+ANIM_SPEED = {"normal": 1.0, "fast": 3.0}  # moves: 10"/s at normal
+DICE_SPEED = {"normal": 1.6, "fast": 4.0}  # a throw settles in about 0.6 s at normal, then its result holds
+DICE_HOLD_S = 0.5
 SKIP_PER_FRAME = 8  # actions applied per frame while skipping (a fixed count: frames stay deterministic)
-HINTS = ("Space play/pause   .  one action   N end of activation   T end of turn   1/2 speed   V dice   "
-         "Ctrl+S save log   Esc menu   drag/arrows pan   wheel/+/- zoom   F fit")
+HINTS = ("Space play/pause  . one action  N end of activation  T end of turn  1/2 speed  V dice  H why-cards  "
+         "Ctrl+S save log  Esc menu  drag/arrows pan  wheel zoom  F fit")
 
 
 class BattleScene(Scene):
@@ -51,6 +56,7 @@ class BattleScene(Scene):
         self.log = EventLog(self.shared)
         self.strip = ActivationStrip(self.shared)
         self.hud = Hud(self.shared, session.name)
+        self.dice.hold = DICE_HOLD_S
         self.widgets: list[Any] = [self.board, self.strip, self.hud, self.dice, self.log]
         self._feed(list(session.events))
         sync = app.fixed_dt is not None if inline is None else inline
@@ -83,7 +89,7 @@ class BattleScene(Scene):
 
         w, h = size
         bar = 34
-        side_w = max(340, min(520, int(w * 0.31)))
+        side_w = max(360, min(540, int(w * 0.33)))
         strip_h = 46
         dice_h = max(150, min(210, int(h * 0.25)))
         self.hud.layout(pygame.Rect(0, 0, w, bar))
@@ -133,6 +139,9 @@ class BattleScene(Scene):
         if ev.key in (pg.K_1, pg.K_2):
             self.speed = "normal" if ev.key == pg.K_1 else "fast"
             return True
+        if ev.key == pg.K_h:
+            self.hud.cards_shown = not self.hud.cards_shown
+            return True
         if ev.key == pg.K_v:
             self.dice.animate = not self.dice.animate
             self._flash("dice animation " + ("on" if self.dice.animate else "off"))
@@ -143,7 +152,7 @@ class BattleScene(Scene):
     def update(self, dt: float) -> None:
         speed = ANIM_SPEED[self.speed]
         self.board.speed = speed
-        self.dice.speed = speed
+        self.dice.speed = DICE_SPEED[self.speed]
         for w in self.widgets:
             w.update(dt)
         if self.message_t > 0:
@@ -174,8 +183,9 @@ class BattleScene(Scene):
         if action is None:
             return
         self.step_once = False
-        self._apply(action)
-        self.gap = GAP_S[self.speed]
+        new = self._apply(action)
+        quick = all(e.type in QUICK or e.type.startswith(("turn_", "activation_")) for e in new)
+        self.gap = (QUICK_GAP_S if quick else GAP_S)[self.speed]
 
     def _skip(self) -> None:
         """Apply actions without animation until the activation (or the turn) ends."""

@@ -23,6 +23,7 @@ __all__ = ["Hud", "WhyCard", "hazard_words", "phase_words", "turn_words", "why_c
 BAR_SIZE = 15
 CARD_WIDTH = 380
 CARD_PAD = 10
+MAX_TEXT_LINES = 5
 WHO_KEYS = ("unit", "model", "attacker", "leader", "applier", "side")
 
 
@@ -138,8 +139,10 @@ class Hud:
         self._card_placed = False  # the scene set card_rect: layout leaves it alone
         self._bar: pygame.Surface | None = None
         self._bar_key: tuple[object, ...] = ()
-        self._card_img: pygame.Surface | None = None
-        self._card_key: tuple[object, ...] = ()
+        self._card_cache: dict[tuple[object, ...], pygame.Surface] = {}
+        self.zone_card: WhyCard | None = None  # the latest hostile decision's reason
+        self.crew_card: WhyCard | None = None  # the latest crew autopilot decision's reason
+        self.cards_shown = True
         self.renders = 0  # bar and card renders (tests check the cache)
 
     # -- the Widget protocol ------------------------------------------------------------------------------------
@@ -160,6 +163,10 @@ class Hud:
                     owner = state.units.get(card.who) or state.models.get(card.who)
                     card = replace(card, side=owner.side if owner is not None else None)
                 self.card = card
+                if card.side is not None and card.side in self.shared.crews:
+                    self.crew_card = card
+                else:
+                    self.zone_card = card  # the hostiles' intent stays on screen (AI-D.*, AI-8.3.RULE*)
                 break
 
     def handle(self, ev: pygame.event.Event) -> bool:
@@ -220,10 +227,11 @@ class Hud:
     # -- the why-card -------------------------------------------------------------------------------------------
     @property
     def card_rect(self) -> pygame.Rect:
-        """Where the card is drawn: its top-left and width as placed, its height from its text (0 with no card)."""
+        """Where the cards are drawn: top-left and width as placed, the height of the stack (0 with no card)."""
         import pygame
 
-        h = 0 if self.card is None else self._card_surface().get_height()
+        cards = self.shown_cards()
+        h = sum(self._card_surface(c).get_height() for c in cards) + 6 * max(0, len(cards) - 1)
         return pygame.Rect(self._card_pos, (self._card_width, h))
 
     @card_rect.setter
@@ -231,32 +239,49 @@ class Hud:
         self._card_pos, self._card_width = (int(rect[0]), int(rect[1])), max(160, int(rect[2]))
         self._card_placed = True
 
-    def card_lines(self) -> list[str]:
-        """The card's text, line by line as drawn (wrapped to the card)."""
-        if self.card is None:
+    def shown_cards(self) -> list[WhyCard]:
+        """The cards on screen: the Zone's latest reasoned decision (its intent stays in view), and over it the
+        crew autopilot's latest when that is newer; none when hidden (`cards_shown`)."""
+        if not self.cards_shown:
             return []
-        return [t for t, _, _ in self._card_rows(self.card)]
+        out = [self.zone_card] if self.zone_card is not None else []
+        if self.crew_card is not None and (self.zone_card is None or self.crew_card.seq > self.zone_card.seq):
+            out.append(self.crew_card)
+        return out
+
+    def card_lines(self) -> list[str]:
+        """The cards' text, line by line as drawn (wrapped to the card)."""
+        return [t for card in self.shown_cards() for t, _, _ in self._card_rows(card)]
 
     def draw_card(self, surface: pygame.Surface) -> None:
-        """The why-card, if a reasoned decision was made; it stays until the next one."""
-        if self.card is None:
-            return
-        surface.blit(self._card_surface(), self._card_pos)
+        """The why-cards (`shown_cards`), stacked from the placed top-left; each stays until the next one."""
+        x, y = self._card_pos
+        for card in self.shown_cards():
+            img = self._card_surface(card)
+            surface.blit(img, (x, y))
+            y += img.get_height() + 6
 
-    def _card_surface(self) -> pygame.Surface:
-        assert self.card is not None
-        key = (self.card, self._card_width)
-        if self._card_img is None or key != self._card_key:
-            self._card_img, self._card_key = self._render_card(self.card), key
+    def _card_surface(self, card: WhyCard | None = None) -> pygame.Surface:
+        card = card if card is not None else self.card
+        assert card is not None
+        key = (card, self._card_width)
+        cached = self._card_cache.get(key)
+        if cached is None:
+            if len(self._card_cache) > 8:
+                self._card_cache.clear()
+            cached = self._card_cache[key] = self._render_card(card)
             self.renders += 1
-        return self._card_img
+        return cached
 
     def _card_rows(self, card: WhyCard) -> list[tuple[str, pygame.font.Font, Colour]]:
         room = self._card_width - 2 * CARD_PAD
         head, body, small = font(15, bold=True), font(14), font(12)
         rows: list[tuple[str, pygame.font.Font, Colour]] = [(f"Why: {card.who}", head, THEME.ink),
                                                             (card.what, body, THEME.dim_ink)]
-        rows += [(line, body, THEME.ink) for line in _wrap(body, card.text, room)]
+        text = _wrap(body, card.text, room)
+        if len(text) > MAX_TEXT_LINES:  # the log has the whole reason
+            text = text[:MAX_TEXT_LINES - 1] + [text[MAX_TEXT_LINES - 1] + " ..."]
+        rows += [(line, body, THEME.ink) for line in text]
         if card.rule:
             rows += [(line, small, THEME.dim_ink) for line in _wrap(small, f"rule {card.rule}", room)]
         return rows

@@ -38,8 +38,9 @@ class Shot:
 
 @dataclass
 class Effects:
-    """The transient marks of the last attack and this activation's moves (kept until the next ones replace
-    them), and a version that changes whenever anything drawn changes (the overlay layer is cached on it)."""
+    """The transient marks of the last attack (until the next attack, or until another unit activates) and this
+    activation's moves, and a version that changes whenever anything drawn changes (the overlay layer is cached on
+    it)."""
 
     shots: list[Shot] = field(default_factory=list)
     templates: list[dict[str, Any]] = field(default_factory=list)  # template events' data
@@ -47,6 +48,7 @@ class Effects:
     trails: list[list[Point]] = field(default_factory=list)  # this activation's move paths
     blast_lines: list[tuple[Point, Point]] = field(default_factory=list)  # a thrower or launcher -> its aim point
     version: int = 0
+    attacker_unit: str | None = None  # the unit that made the attack whose marks are shown
 
     def feed(self, events: Sequence[Event], st: GameState, bf: Battlefield) -> None:
         """Take the marks of one applied action's events."""
@@ -55,6 +57,11 @@ class Effects:
             d = e.data
             if e.type == "activation_start":
                 self.trails.clear()
+                if d.get("unit") != self.attacker_unit:  # the attack's marks last through its unit's activation
+                    self.shots.clear()
+                    self.templates.clear()
+                    self.deviations.clear()
+                    self.blast_lines.clear()
             elif e.type in ("move", "climb", "jump") and d.get("path"):
                 self.trails.append([(float(p[0]), float(p[1])) for p in d["path"]])
             elif e.type == "attack":
@@ -75,6 +82,7 @@ class Effects:
         a = st.models.get(str(d.get("attacker")))
         if a is None:
             return
+        self.attacker_unit = a.unit
         if d.get("kind") == "ranged" and d.get("target") in st.models:
             from game.core.geometry.sight.cover import cover_against
             from game.core.geometry.sight.los import line_of_sight
