@@ -104,17 +104,23 @@ def test_fuzz_5000_events_never_crash_and_the_state_stays_valid(app: object, see
     scene.speed = "fast"
     pg = app.pg
     sent = 0
+    applied = 0
+    seen: set[str] = set()
     while sent < 5000:
         batch = [ev for _ in range(rng.randint(1, 4)) for ev in _random_event(pg, rng, app.size)]
         sent += len(batch)
         app.step(batch)
+        seen.add(app.top.name if app.top is not None else "")
         if app.top is not None and app.top.name in ("title", "choose", "error", "summary") and rng.random() < 0.3:
             # the fuzz left the battle (quit to title, summary): start a new one and go on
+            applied += scene.applied
             scene = _battle(app, GameSetup(seed=rng.randint(0, 99), agents=("random", "random")))
             scene.speed = "fast"
         if not app.running:  # quit confirmed by the fuzz: a fresh window loop
             app.running = True
-    assert not [e for e in app.errors if "failed" in e], app.errors
+    applied += scene.applied
+    assert not app.errors, app.errors
+    assert applied >= 50 and {"battle", "pause"} <= seen  # the game went on under the input, menus were reached
     st = scene.session.state
     again = GameState.from_json(st.to_json(), battlefield=st.battlefield)
     assert again.to_json() == st.to_json()
