@@ -14,7 +14,10 @@ flips (the floor of any frame). Figures: frame_ms_p99_pan, frame_ms_median (all 
 """
 from __future__ import annotations
 
+import cProfile
+import io
 import os
+import pstats
 import random
 import statistics
 import time
@@ -36,7 +39,8 @@ def _p(xs: list[float], q: float) -> float:
 
 
 def _mid_game(seed: int, turn: int = 3) -> Any:
-    """Ishikhov played to `turn` and on until both a ranged attack and a template have happened since."""
+    """Ishikhov played to `turn` (and on until a ranged attack and a template have happened): the events of the
+    last of each are returned, to be drawn together."""
     from game.client.driver import InlineDriver
     from game.client.session import open_session
     from game.client.setup import GameSetup
@@ -49,13 +53,12 @@ def _mid_game(seed: int, turn: int = 3) -> Any:
         action = d.next_action()
         assert action is not None  # the game is not over, so the deciding side's agent chose
         new = s.apply(action)
-        if s.state.turn >= turn:
-            if any(e.type == "attack" and e.data.get("kind") == "ranged" for e in new):
-                shot = new
-            if any(e.type == "template" for e in new):
-                blast = new
-            if shot and blast:
-                break
+        if any(e.type == "attack" and e.data.get("kind") == "ranged" for e in new):
+            shot = new
+        if any(e.type == "template" for e in new):
+            blast = new
+        if s.state.turn >= turn and shot and blast:
+            break
     return s, shot + [e for e in blast if e not in shot]
 
 
@@ -143,6 +146,12 @@ def run(quick: bool, say: Callable[[str], None], *, frames: tuple[int, int] | No
             still.append((time.perf_counter() - t) * 1e3)
             if background.next_action() is not None:
                 drained += 1
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(60):  # where a still frame's time goes (not counted in the figures)
+            nx, ny = rng.randint(board.left + 10, board.right - 10), rng.randint(board.top + 10, board.bottom - 10)
+            app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=(nx, ny), rel=(1, 1), buttons=(0, 0, 0))])
+        prof.disable()
         base_pic = app.screen.copy()
         base: list[float] = []
         for _ in range(120):
@@ -165,4 +174,10 @@ def run(quick: bool, say: Callable[[str], None], *, frames: tuple[int, int] | No
         f"({out['frame_ms_p99_still'] / floor:.1f}x baseline); overlay layer redrawn {scene.board.layer.redraws} times")
     say(f"  all frames: median {out['frame_ms_median']:.2f} ms ({out['frame_ms_median'] / floor:.1f}x baseline); the "
         f"background worker sent {drained} decisions meanwhile")
+    text = io.StringIO()
+    pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(8)
+    say("  profile of 60 still frames, by own time:")
+    for line in text.getvalue().splitlines():
+        if line.strip() and ("{" in line or ".py:" in line):
+            say("    " + line.strip())
     return out

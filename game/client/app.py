@@ -182,7 +182,8 @@ class App:
         visible = len(self.stack)
         while visible > 1 and not self.stack[visible - 1].opaque:
             visible -= 1
-        self.screen.fill((20, 20, 18))
+        if not self.stack:
+            self.screen.fill((20, 20, 18))  # every scene paints its whole window
         for s in self.stack[max(0, visible - 1):]:
             self._guard(s, partial(s.draw, self.screen))
 

@@ -84,6 +84,10 @@ class BoardView:
         self._hover_text: list[str] = []
         self._pieces: Any = None
         self._marks: dict[int, Any] = {}  # casualty crosses by size
+        self._hover_img: tuple[list[str], Any] | None = None  # the hover card's lines and its rendered picture
+        self._still: Any = None  # the art and overlays composed for a view at rest
+        self._still_key: tuple[Any, ...] | None = None
+        self.composed = 0  # how often the still picture was composed (the bench and tests read it)
 
     # -- Widget -------------------------------------------------------------------------------------------------
     def layout(self, rect: pygame.Rect) -> None:
@@ -191,14 +195,38 @@ class BoardView:
             return
         clip = surface.get_clip()
         surface.set_clip(self.rect)
-        surface.fill(THEME.frame, self.rect)
-        self.art.draw(surface, self.cam)
         walking = self.positions()
-        self.layer.draw(surface, self.cam, self.state, self.fx, self.version, walking)
+        if self.cam.settled and not walking:
+            self._draw_still(surface)
+        else:
+            self._draw_ground(surface, walking)
         self._draw_models(surface, walking)
         self._draw_hover(surface)
         surface.set_clip(clip)
         pygame.draw.rect(surface, THEME.panel_edge, self.rect, 1)
+
+    def _draw_ground(self, surface: pygame.Surface, walking: dict[str, Point]) -> None:
+        """The table's art and the overlay layer, drawn into `surface` at the board's rectangle."""
+        surface.fill(THEME.frame, self.rect)
+        self.art.draw(surface, self.cam)
+        self.layer.draw(surface, self.cam, self.state, self.fx, self.version, walking)
+
+    def _draw_still(self, surface: pygame.Surface) -> None:
+        """A view at rest: the art and the overlays composed once into one opaque picture, blitted while nothing
+        under the tokens changes (a still frame is then one blit, the tokens and the hover card)."""
+        import pygame
+
+        key = (self.cam.view, self.cam.ppi, self.cam.ox, self.cam.oy, self.fx.version, self.version)
+        if self._still is None or self._still.get_size() != surface.get_size():
+            self._still = pygame.Surface(surface.get_size()).convert() if pygame.display.get_surface() else \
+                pygame.Surface(surface.get_size())
+            self._still_key = None
+        if key != self._still_key:
+            self._still.set_clip(self.rect)
+            self._draw_ground(self._still, {})
+            self._still_key = key if self.art.last_mode == "tiles" else None  # until every smooth tile is in
+            self.composed += 1
+        surface.blit(self._still, self.rect, area=self.rect)
 
     # -- models -------------------------------------------------------------------------------------------------
     def model_colour(self, side: str) -> Colour:
@@ -308,22 +336,26 @@ class BoardView:
         lines = self.hover_lines()
         if not lines:
             return
-        f = font(14)
-        imgs = [f.render(s, True, THEME.ink) for s in lines]
-        w = max(i.get_width() for i in imgs) + 14
-        h = sum(i.get_height() for i in imgs) + 10
+        if self._hover_img is None or self._hover_img[0] != lines:
+            f = font(14)
+            imgs = [f.render(s, True, THEME.ink) for s in lines]
+            card = pygame.Surface((max(i.get_width() for i in imgs) + 14, sum(i.get_height() for i in imgs) + 10),
+                                  pygame.SRCALPHA)
+            pygame.draw.rect(card, THEME.panel, card.get_rect(), border_radius=4)
+            pygame.draw.rect(card, THEME.panel_edge, card.get_rect(), 1, border_radius=4)
+            yy = 5
+            for img in imgs:
+                card.blit(img, (7, yy))
+                yy += img.get_height()
+            self._hover_img = (list(lines), card)
+        card = self._hover_img[1]
+        w, h = card.get_size()
         x, y = int(self.mouse[0]) + 18, int(self.mouse[1]) + 18
         if x + w > self.rect.right:
             x = int(self.mouse[0]) - w - 12
         if y + h > self.rect.bottom:
             y = int(self.mouse[1]) - h - 12
-        box = pygame.Rect(x, y, w, h)
-        pygame.draw.rect(surface, THEME.panel, box, border_radius=4)
-        pygame.draw.rect(surface, THEME.panel_edge, box, 1, border_radius=4)
-        yy = y + 5
-        for img in imgs:
-            surface.blit(img, (x + 7, yy))
-            yy += img.get_height()
+        surface.blit(card, (x, y))
 
 
 def _pan_key(key: int) -> str | None:
