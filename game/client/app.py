@@ -189,7 +189,7 @@ class App:
 
     def ask_quit(self) -> None:
         """The window's close button or Escape on the title: quit with confirmation (unless already asking)."""
-        from game.client.menus import ConfirmDialog
+        from game.client.dialogs import ConfirmDialog
 
         if isinstance(self.top, ConfirmDialog):
             self.quit()

@@ -120,7 +120,7 @@ class BattleScene(Scene):
         if ctrl:
             return False
         if ev.key in (pg.K_ESCAPE, pg.K_p):
-            from game.client.menus import PauseDialog
+            from game.client.dialogs import PauseDialog
 
             self.app.push(PauseDialog(self.app))
             return True

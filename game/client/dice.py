@@ -328,7 +328,9 @@ class DiceTray:
             self._blit(surf, font(14), "rolling\u2026", THEME.dim_ink, box.x, y + 2, box.w)
             return
         colour = THEME.ink if roll.successes else THEME.dim_ink
-        y = self._blit(surf, mid_font, f"\u2192 {_plural(roll.successes)}", colour, box.x, y + 2, box.w)
+        result = f"\u2192 {_plural(roll.successes)}"
+        fits = mid_font if mid_font.size(result)[0] <= box.w else font(14, True)  # never cut the result short
+        y = self._blit(surf, fits, result, colour, box.x, y + 2, box.w)
         if label is not None:
             y = self._blit(surf, font(12, True), label[0], label[1], box.x, y, box.w)
         if roll.rolled:

@@ -32,7 +32,20 @@ MODEL_KEYS = ("model", "attacker", "target", "patient", "applier", "recipient", 
 RULE_RE = re.compile(r"\(?\b([A-Z][A-Z0-9]*-[A-Z0-9](?:[A-Z0-9.\-]*[A-Z0-9])?)\b(?:\)|, )?")
 WHY_PREFIX = "      why: "  # describe's line for an agent's reason (ZONE HOSTILE AI)
 
-HEAD, WHY, BODY = "head", "why", "body"
+HEAD, WHY, CREW_WHY, BODY = "head", "why", "crew_why", "body"  # a hostile's reason, a crew autopilot's reason
+CREW_WHY_INK = (196, 206, 214)  # a crew autopilot's reason: a cool light grey, apart from the hostiles' colour
+
+
+def _crew_decided(e: Event, state: GameState, shared: Shared) -> bool:
+    """Whether the reason on this event is a crew autopilot's (its unit or model is a crew's), not the Zone's."""
+    for key in ("unit", "model", "attacker", "leader", "applier"):
+        who = e.data.get(key)
+        if isinstance(who, str):
+            owner = state.units.get(who) or state.models.get(who)
+            if owner is not None:
+                return owner.side in shared.crews
+    side = e.data.get("side")
+    return isinstance(side, str) and side in shared.crews
 
 
 def models_of(event: Event, state: GameState | None) -> frozenset[str]:
@@ -108,6 +121,8 @@ class EventLog:
             self._texts.append(text)
             for raw in text.split("\n"):
                 kind = HEAD if (e.type == "turn_start" or "===" in raw) else WHY if raw.startswith(WHY_PREFIX) else BODY
+                if kind == WHY and _crew_decided(e, state, self.shared):
+                    kind = CREW_WHY
                 line = _Line(raw, idx, kind)
                 self._raw.append(line)
                 if self._width:
@@ -297,7 +312,7 @@ class EventLog:
         import pygame
 
         f = font(FONT_SIZE, bold=line.kind == HEAD)
-        base: Colour = THEME.leash if line.kind == WHY else THEME.ink
+        base: Colour = THEME.leash if line.kind == WHY else CREW_WHY_INK if line.kind == CREW_WHY else THEME.ink
         segs = self._segments(line.text, base, frozenset(self.events[line.event].rules))
         w = sum(f.size(t)[0] for t, _ in segs)
         img = pygame.Surface((max(1, w), f.get_linesize()), pygame.SRCALPHA)

@@ -63,7 +63,7 @@ def test_title_draws_its_buttons_over_a_table(app: App, size: tuple[int, int], t
 
 
 def test_title_continue_is_greyed_and_skipped_by_the_focus(app: App) -> None:
-    from game.client.menus import ConfirmDialog
+    from game.client.dialogs import ConfirmDialog
 
     app.title()
     app.step([key(app, app.pg.K_DOWN)])
@@ -120,7 +120,8 @@ def test_keyboard_title_to_a_started_game(app: App, started: list[GameSetup]) ->
 
 
 def test_the_seed_stays_within_what_the_dice_take(app: App) -> None:
-    from game.client.menus import SEED_MAX, ChooseScene
+    from game.client.card import SEED_MAX
+    from game.client.menus import ChooseScene
     from game.sim.options import SEED_MAX as SIM_SEED_MAX
 
     assert SEED_MAX == SIM_SEED_MAX
@@ -200,7 +201,7 @@ def test_a_broken_scenario_file_is_shown_not_raised(app: App, started: list[Game
 
 # -- the dialogs ---------------------------------------------------------------------------------------------------
 def test_confirm_enter_is_yes_escape_pops_and_a_click_outside_does_nothing(app: App, tmp_path: Path) -> None:
-    from game.client.menus import ConfirmDialog
+    from game.client.dialogs import ConfirmDialog
 
     pg = app.pg
     yes: list[int] = []
@@ -228,7 +229,8 @@ def test_confirm_enter_is_yes_escape_pops_and_a_click_outside_does_nothing(app: 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_pause_resumes_and_asks_before_the_title(app: App, size: tuple[int, int], tmp_path: Path) -> None:
-    from game.client.menus import ChooseScene, ConfirmDialog, PauseDialog
+    from game.client.dialogs import ConfirmDialog, PauseDialog
+    from game.client.menus import ChooseScene
 
     pg = app.pg
     app.resize(size)
@@ -377,7 +379,7 @@ def test_random_input_never_breaks_title_or_choose(app: App, started: list[GameS
 def test_random_input_never_breaks_the_summary_or_a_pause(app: App, mission_end: dict[str, Any],
                                                           started: list[GameSetup],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from game.client.menus import PauseDialog
+    from game.client.dialogs import PauseDialog
     from game.client.summary import SummaryScene
 
     monkeypatch.setattr(app, "quit", lambda: None)
