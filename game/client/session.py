@@ -77,7 +77,9 @@ def open_session(setup: GameSetup) -> Session:
     try:
         source = scenario_source(setup.scenario)
     except SourceError as exc:
-        raise SessionError(f"scenario {setup.scenario}: {' '.join(str(exc).split())}") from None
+        text = " ".join(str(exc).split())
+        raise SessionError(f"scenario {text}" if text.startswith(setup.scenario.strip()) else
+                           f"scenario {setup.scenario}: {text}") from None
     names = list(setup.crews) if setup.crews else list(source.crew_names)
     if len(names) != len(source.crew_names):
         raise SessionError(f"crews {','.join(names)}: {len(names)} crew(s) given; {source.name} is played by "
