@@ -39,8 +39,8 @@ class InlineDriver:
 
     def next_action(self, *, wait: bool = False) -> Action | None:
         st = self.session.state
-        if st.phase is Phase.MISSION_END:
-            return None
+        if st.phase is Phase.MISSION_END or self.session.human_to_decide():
+            return None  # over, or a player's decision: the window asks the player
         try:
             agent, self.zone = agent_for(st, self.agents, self.zone)
             return agent.choose(st)
@@ -48,18 +48,29 @@ class InlineDriver:
             raise DriverError(f"the agent of {st.deciding} failed at decision #{len(self.session.record.actions) + 1}"
                               f": {type(exc).__name__}: {' '.join(str(exc).split())[:300]}") from exc
 
+    def submit(self, action: Action) -> None:
+        """A player's decision, applied by the window: nothing to pass on."""
+
     def stop(self) -> None:
         """Nothing to stop."""
 
 
-def _work(setup: GameSetup, out: Any, credit: Any, stop: Any) -> None:
-    """The worker process: the same game, decided and applied here, each decision sent as JSON."""
+def _work(setup: GameSetup, out: Any, credit: Any, stop: Any, inbox: Any) -> None:
+    """The worker process: the same game, decided and applied here, each decision sent as JSON; a player's
+    decisions come in from the window through `inbox` and are applied here too, so both states stay the same."""
     try:
         session = open_session(setup)
         agents = session.agents()
         zone: Agent | None = None
         out.put(("ready", None))
         while not session.over and not stop.is_set():
+            if session.human_to_decide():
+                try:
+                    data = inbox.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                session.apply(action_from_json(data))
+                continue
             if not credit.acquire(timeout=0.2):
                 continue
             agent, zone = agent_for(session.state, agents, zone)
@@ -82,8 +93,9 @@ class WorkerDriver:
         self._out: Any = ctx.Queue()
         self._credit: Any = ctx.Semaphore(LOOKAHEAD)
         self._stop: Any = ctx.Event()
-        self._proc = ctx.Process(target=_work, args=(session.setup, self._out, self._credit, self._stop), daemon=True,
-                                 name="zona-alfa-agents")
+        self._inbox: Any = ctx.Queue()
+        self._proc = ctx.Process(target=_work, args=(session.setup, self._out, self._credit, self._stop, self._inbox),
+                                 daemon=True, name="zona-alfa-agents")
         self._pending: list[Action] = []
         self._ended = False
         self.ready = False
@@ -96,7 +108,11 @@ class WorkerDriver:
     @property
     def thinking(self) -> bool:
         """True while the window waits for a decision the worker has not sent yet."""
-        return not self._pending and not self._ended and not self.session.over
+        return not self._pending and not self._ended and not self.session.over and not self.session.human_to_decide()
+
+    def submit(self, action: Action) -> None:
+        """A player's decision (already applied by the window): the worker applies it too, then decides on."""
+        self._inbox.put(action.to_json())
 
     def _drain(self, wait: float) -> None:
         while True:
@@ -121,7 +137,7 @@ class WorkerDriver:
     def next_action(self, *, wait: bool = False) -> Action | None:
         """The next decision if the worker has sent it (None otherwise, or when the game is over); `wait`: block
         until it comes (tests, benches)."""
-        if self.session.over:
+        if self.session.over or self.session.human_to_decide():
             return None
         deadline = time.monotonic() + 120.0
         while True:
@@ -139,5 +155,6 @@ class WorkerDriver:
         if self._proc.is_alive():
             self._proc.terminate()
             self._proc.join(timeout=1.0)
-        self._out.close()
-        self._out.cancel_join_thread()
+        for q in (self._out, self._inbox):
+            q.close()
+            q.cancel_join_thread()

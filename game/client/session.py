@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.client.setup import GameSetup
+from game.client.setup import HUMAN, GameSetup
 from game.core.actions import Action
 from game.core.battlefield import Battlefield
 from game.core.events import Event
@@ -59,9 +59,19 @@ class Session:
         return new
 
     def agents(self) -> dict[str, Agent]:
-        """Fresh agents for the crews, seeded as `simulate` seeds them (game seed x 1000 + crew index), so a driver
-        in another process that makes its own gets the same decisions."""
-        return {side: AGENTS[a](self.setup.seed * 1000 + i) for i, (side, a) in enumerate(self.agent_ids.items())}
+        """Fresh agents for the crews no player controls, seeded as `simulate` seeds them (game seed x 1000 + crew
+        index), so a driver in another process that makes its own gets the same decisions."""
+        return {side: AGENTS[a](self.setup.seed * 1000 + i) for i, (side, a) in enumerate(self.agent_ids.items())
+                if a != HUMAN}
+
+    @property
+    def human_sides(self) -> frozenset[str]:
+        """The crews a player controls at this computer."""
+        return frozenset(side for side, a in self.agent_ids.items() if a == HUMAN)
+
+    def human_to_decide(self) -> bool:
+        """Whether the side that must decide now is a player's (the window waits for the player)."""
+        return not self.over and self.state.deciding in self.human_sides
 
     def record_json(self) -> str:
         return json.dumps(self.record.to_json(), indent=1, sort_keys=True)
@@ -81,22 +91,34 @@ def open_session(setup: GameSetup) -> Session:
         raise SessionError(f"scenario {text}" if text.startswith(setup.scenario.strip()) else
                            f"scenario {setup.scenario}: {text}") from None
     names = list(setup.crews) if setup.crews else list(source.crew_names)
-    if len(names) != len(source.crew_names):
+    if setup.solo and not setup.crews:
+        names = names[:1]
+    if setup.solo and len(names) != 1:
+        raise SessionError(f"crews {','.join(names)}: a solo game is one crew against the Zone; give one")
+    if not setup.solo and len(names) != len(source.crew_names):
         raise SessionError(f"crews {','.join(names)}: {len(names)} crew(s) given; {source.name} is played by "
                            f"{len(source.crew_names)}, e.g. {','.join(source.crew_names)}")
     try:
         loaded = crews_source(names, k_limit=source.k_limit)
-        scen, bf = source.build(loaded)
+        scen, bf = source.build(loaded, solo=setup.solo)
     except SourceError as exc:
         raise SessionError(f"crews {','.join(names)}: {' '.join(str(exc).split())}") from None
     ids = list(setup.agents) if setup.agents else [DEFAULT_AGENT] * len(scen.crews)
     if len(ids) != len(scen.crews):
         raise SessionError(f"agents {','.join(ids)}: one agent per crew ({len(scen.crews)}), e.g. "
                            f"{','.join([DEFAULT_AGENT] * len(scen.crews))}")
-    unknown = [a for a in ids if a not in AGENTS]
+    unknown = [a for a in ids if a not in AGENTS and a != HUMAN]
     if unknown:
-        raise SessionError(f"agents: unknown agent {unknown[0]!r}; known: {', '.join(sorted(AGENTS))}")
+        raise SessionError(f"agents: unknown agent {unknown[0]!r}; known: {', '.join(sorted([*AGENTS, HUMAN]))}")
     settings = dict(source.settings)
+    if setup.difficulty is not None:
+        from game.core.settings import Settings, SettingsError
+
+        try:
+            Settings({**settings, "hostiles.difficulty": setup.difficulty}, where="difficulty")
+        except SettingsError as exc:
+            raise SessionError(f"difficulty {setup.difficulty}: {' '.join(str(exc).split())}") from None
+        settings["hostiles.difficulty"] = setup.difficulty
     state, events = new_game(scen, setup.seed, settings=settings, battlefield=bf)
     record = Record(scenario=scen.id, seed=setup.seed, settings=dict(state.settings), map_path=state.map_path,
                     map_sha256=state.map_sha256, scenario_file=source.path, scenario_sha256=source.sha256,

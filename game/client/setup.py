@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 DEFAULT_SCENARIO = "crossroads-blyatsk"
 SPEEDS = ("normal", "fast")  # autoplay pacing; skipping to the end of an activation or turn is a command, not a speed
+HUMAN = "human"  # the "agent" of a crew a player controls at this computer (the window asks the player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +17,8 @@ class GameSetup:
     scenario: str = DEFAULT_SCENARIO
     seed: int = 1
     crews: tuple[str, ...] | None = None
-    agents: tuple[str, ...] | None = None  # None: simulate.DEFAULT_AGENT for every crew
+    agents: tuple[str, ...] | None = None  # None: simulate.DEFAULT_AGENT for every crew; HUMAN: a player's seat
     autoplay: bool = True
     record: str | None = None  # write the replayable record here when the game ends (and on quit)
+    solo: bool = False  # one crew alone against the Zone, in the scenario's first deployment zone
+    difficulty: str | None = None  # the Zone's hostiles at a difficulty level (hostiles.difficulty), None: the book

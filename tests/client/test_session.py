@@ -57,3 +57,45 @@ def test_a_broken_scenario_file_is_named(tmp_path: object) -> None:
     with pytest.raises(SessionError) as err:
         open_session(GameSetup(scenario=str(bad)))
     assert "broken.toml" in str(err.value)
+
+
+def test_a_players_seat_waits_for_the_player_and_the_worker_follows() -> None:
+    """A crew with the HUMAN agent: the drivers never decide for it; the player's decisions (here made by the same
+    random agent a simulated game would use, seeded alike) are applied by the window and passed to the worker, and
+    the game is the same as the one the agents play alone."""
+    from game.client.setup import HUMAN
+    from game.sim.simulate import AGENTS
+
+    alone = open_session(GameSetup(seed=6, agents=("random", "random")))
+    _play(alone, InlineDriver(alone))
+    s = open_session(GameSetup(seed=6, agents=(HUMAN, "random")))
+    assert s.human_sides == {s.crew_sides()[0]}
+    player = AGENTS["random"](6 * 1000 + 0)
+    w = WorkerDriver(s)
+    w.start()
+    inline = InlineDriver(s)
+    turns = 0
+    try:
+        while not s.over:
+            if s.human_to_decide():
+                assert w.next_action() is None and inline.next_action() is None and not w.thinking
+                a = player.choose(s.state)
+                s.apply(a)
+                w.submit(a)
+                turns += 1
+            else:
+                s.apply(w.next_action(wait=True))
+    finally:
+        w.stop()
+    assert turns > 10
+    assert [e.line() for e in s.events] == [e.line() for e in alone.events]
+
+
+def test_solo_and_difficulty() -> None:
+    s = open_session(GameSetup(solo=True, difficulty="hard", agents=("random",)))
+    assert len(s.crew_sides()) == 1 and s.settings["hostiles.difficulty"] == "hard"
+    assert s.record.settings.get("hostiles.difficulty") == "hard"
+    with pytest.raises(SessionError, match="difficulty godlike"):
+        open_session(GameSetup(difficulty="godlike"))
+    with pytest.raises(SessionError, match="solo game is one crew"):
+        open_session(GameSetup(solo=True, crews=("military", "bandits")))
