@@ -1,0 +1,83 @@
+"""A Move planned toward a point is the Move the engine accepts (issue 18, the preview is the resolution): its path
+is the GEO-27 shortest path, cut at the GEO-8 allowance when the point lies beyond it, checked by `validate`, and
+applying it moves the model along those points."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from game.core.rules import apply
+from game.core.rules.moveplan import plan_move
+from game.core.state import Phase
+
+
+@pytest.fixture(scope="module")
+def acting() -> object:
+    """Game One (seed 1, random agents) at the first activation of a one-model crew unit with actions left."""
+    from game.client.driver import InlineDriver
+    from game.client.session import open_session
+    from game.client.setup import GameSetup
+
+    s = open_session(GameSetup(seed=1, agents=("random", "random")))
+    d = InlineDriver(s)
+    while not s.over:
+        st = s.state
+        act = st.activation
+        if (st.phase is Phase.ACTION and act is not None and act.spent == 0 and st.deciding in s.crew_sides()
+                and len(st.units[act.unit].models) == 1):
+            return s
+        s.apply(d.next_action())
+    pytest.skip("no single-model crew activation in this game")
+
+
+def test_a_near_point_is_reached_and_the_move_goes_there(acting: object) -> None:
+    st = acting.state
+    unit = st.activation.unit
+    m = st.models[st.units[unit].models[0]]
+    goal = None
+    for k in range(24):  # a legal point 2" away in some direction
+        a = 2 * math.pi * k / 24
+        plan = plan_move(st, unit, (m.x + 2 * math.cos(a), m.y + 2 * math.sin(a)))
+        if plan.action is not None and plan.reached:
+            goal = plan
+            break
+    assert goal is not None
+    assert goal.points[0] == (m.x, m.y, m.z) and goal.length <= goal.allowance + 1e-6
+    after = st.clone()
+    events = apply(after, goal.action)
+    moved = next(e for e in events if e.type == "move")
+    end = after.models[m.id]
+    assert math.hypot(end.x - goal.points[-1][0], end.y - goal.points[-1][1]) < 1e-6
+    assert moved.data["cost"] == pytest.approx(goal.cost, abs=0.05)
+
+
+def test_a_far_point_is_cut_at_the_allowance(acting: object) -> None:
+    st = acting.state
+    unit = st.activation.unit
+    m = st.models[st.units[unit].models[0]]
+    plan = None
+    for fx in (0.2, 0.5, 0.8):  # a legal point at least 20" away
+        for fy in (0.2, 0.5, 0.8):
+            p = (st.table[0] * fx, st.table[1] * fy)
+            if math.hypot(p[0] - m.x, p[1] - m.y) > 20:
+                plan = plan_move(st, unit, p)
+                if plan.action is not None:
+                    break
+        if plan is not None and plan.action is not None:
+            break
+    assert plan is not None and plan.action is not None, plan
+    assert not plan.reached and plan.length <= plan.allowance + 1e-6
+    after = st.clone()
+    apply(after, plan.action)  # the engine takes it as planned
+
+
+def test_an_illegal_goal_says_why(acting: object) -> None:
+    st = acting.state
+    unit = st.activation.unit
+    piece = next(p for p in st.battlefield.pieces if p.movement.value == "impassable" and p.top_z > 2)
+    import shapely
+
+    inside = shapely.Polygon(piece.footprint).representative_point()
+    plan = plan_move(st, unit, (inside.x, inside.y))
+    assert plan.action is None and plan.reason and plan.rule
