@@ -58,6 +58,13 @@ class BattleScene(Scene):
         self.hud = Hud(self.shared, session.name)
         self.dice.hold = DICE_HOLD_S
         self.widgets: list[Any] = [self.board, self.strip, self.hud, self.dice, self.log]
+        self.seat: Any = None
+        if session.human_sides:  # a player's seat: the action bar, the profile card and the attack preview
+            from game.client.seat import Seat
+
+            self.seat = Seat(self)
+            self.widgets += [self.seat.bar, self.seat.card, self.seat.preview]
+            self.board.on_click = self._board_click
         self._feed(list(session.events))
         sync = app.fixed_dt is not None if inline is None else inline
         self.driver: InlineDriver | WorkerDriver = InlineDriver(session) if sync else WorkerDriver(session)
@@ -102,14 +109,44 @@ class BattleScene(Scene):
         self.log.layout(pygame.Rect(w - side_w, bar + dice_h, side_w, h - bar - dice_h))
         self.hint_rect = pygame.Rect(0, h - 22, w - side_w, 22)
         self._hint_img: pygame.Surface | None = None
+        if self.seat is not None:
+            b = self.board_rect
+            bar_h = 70
+            self.seat.bar.layout(pygame.Rect(b.x, b.bottom - bar_h, b.w, bar_h))
+            self.seat.card.layout(pygame.Rect(b.x + 8, b.bottom - bar_h - 268, 300, 260))
+            self.seat.preview.layout(pygame.Rect(b.right - 350, b.y + 8, 340, 330))
 
     def handle(self, ev: pygame.event.Event) -> None:
         pg = self.app.pg
+        seat = self.seat if self.seat is not None and self.seat.active else None
+        if seat is not None:
+            if ev.type == pg.KEYDOWN and seat.handle_key(ev):
+                return
+            for w in (seat.bar, seat.preview, seat.card):
+                if w.handle(ev):
+                    return
+            if ev.type == pg.MOUSEMOTION and self.board_rect.collidepoint(ev.pos):
+                seat.hover(self.board.cam.to_table((float(ev.pos[0]), float(ev.pos[1]))))
         if ev.type == pg.KEYDOWN and self._key(ev):
             return
         for w in (self.hud, self.dice, self.log, self.strip, self.board):  # the topmost first
             if w.handle(ev):
                 return
+
+    def _board_click(self, point: tuple[float, float], model: str | None, button: int) -> None:
+        if self.seat is not None and self.seat.active and not self.board.busy:
+            self.seat.click(point, model, button)
+
+    def commit(self, action: Any) -> None:
+        """A player's decision: applied by the engine here (refused with its reason if illegal) and passed to the
+        agents' worker, which applies it too."""
+        try:
+            self._apply(action)
+        except DriverError as exc:
+            if self.seat is not None:
+                self.seat.note = str(exc)
+            return
+        self.driver.submit(action)
 
     def _key(self, ev: pygame.event.Event) -> bool:
         pg = self.app.pg
@@ -157,6 +194,8 @@ class BattleScene(Scene):
             w.update(dt)
         if self.message_t > 0:
             self.message_t -= dt
+        if self.seat is not None:
+            self.seat.refresh()
         if self.session.over:
             self._finish()
         else:
@@ -261,6 +300,8 @@ class BattleScene(Scene):
     def _status(self) -> str:
         if self.session.over:
             return "mission over"
+        if self.seat is not None and self.seat.active:
+            return f"your decision: {self.seat.note}" if self.seat.note else "your decision"
         parts = [("playing" if self.playing else "paused") + f", {self.speed}"]
         if self.skip:
             parts.append(f"skipping to the end of the {self.skip}")
@@ -280,7 +321,13 @@ class BattleScene(Scene):
         self.dice.draw(surface)
         self.log.draw(surface)
         self.hud.draw(surface)
-        self.hud.draw_card(surface)
+        seat = self.seat if self.seat is not None and self.seat.active else None
+        if seat is None or seat.armed is None:
+            self.hud.draw_card(surface)
+        if seat is not None:
+            seat.card.draw(surface)
+            seat.preview.draw(surface)
+            seat.bar.draw(surface)
         if self._hint_img is None:
             self._hint_img = font(12).render(HINTS, True, THEME.dim_ink)
         surface.fill(THEME.panel, self.hint_rect)

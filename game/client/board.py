@@ -5,7 +5,7 @@ Home or F fits the table. Nothing here computes a rule: positions, paths and fac
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 Point = tuple[float, float]
 MOVE_IPS = 10.0  # animation speed of a move at speed 1, inches per second
 PAN_PX_S = 900.0  # keyboard panning speed
+CLICK_SLOP_PX = 5.0  # a press and release this close is a click on the table, farther a drag
 PAN_KEYS = {"left": (1, 0), "right": (-1, 0), "up": (0, 1), "down": (0, -1)}
 
 
@@ -83,6 +84,10 @@ class BoardView:
         self._hover_key: tuple[Any, ...] = ()
         self._hover_text: list[str] = []
         self._pieces: Any = None
+        self._pressed: Point | None = None
+        self.on_click: Callable[[Point, str | None, int], None] | None = None  # a click: table point, model, button
+        self.plan_points: list[Point] = []  # a planned path to draw (the player's move preview)
+        self.plan_ok = True  # whether that plan is a legal Move (drawn in the path colour, else grey)
         self._marks: dict[int, Any] = {}  # casualty crosses by size
         self._hover_img: tuple[list[str], Any] | None = None  # the hover card's lines and its rendered picture
         self._still: Any = None  # the art and overlays composed for a view at rest
@@ -130,10 +135,15 @@ class BoardView:
             return self.rect.collidepoint(ev.pos)
         if ev.type == pygame.MOUSEBUTTONDOWN and ev.button in (1, 2, 3) and self.rect.collidepoint(ev.pos):
             self._drag = ev.button
-            self.mouse = (float(ev.pos[0]), float(ev.pos[1]))
+            self._pressed = (float(ev.pos[0]), float(ev.pos[1]))
+            self.mouse = self._pressed
             return True
         if ev.type == pygame.MOUSEBUTTONUP and self._drag is not None and ev.button == self._drag:
             self._drag = None
+            start, self._pressed = self._pressed, None
+            if start is not None and math.dist(start, ev.pos) <= CLICK_SLOP_PX and self.on_click is not None:
+                pos = (float(ev.pos[0]), float(ev.pos[1]))
+                self.on_click(self.cam.to_table(pos), self.model_at(pos), ev.button)  # a click, not a drag
             return True
         if ev.type == pygame.MOUSEWHEEL:
             mx, my = self.mouse
@@ -200,6 +210,7 @@ class BoardView:
             self._draw_still(surface)
         else:
             self._draw_ground(surface, walking)
+        self._draw_plan(surface)
         self._draw_models(surface, walking)
         self._draw_hover(surface)
         surface.set_clip(clip)
@@ -227,6 +238,18 @@ class BoardView:
             self._still_key = key if self.art.last_mode == "tiles" else None  # until every smooth tile is in
             self.composed += 1
         surface.blit(self._still, self.rect, area=self.rect)
+
+    def _draw_plan(self, surface: pygame.Surface) -> None:
+        """The player's planned path: the path colour when the Move is legal, grey when it is not, the end ringed."""
+        import pygame
+
+        if len(self.plan_points) < 2:
+            return
+        colour = THEME.path if self.plan_ok else THEME.los_blocked
+        pts = [self.cam.to_screen(p) for p in self.plan_points]
+        pygame.draw.lines(surface, THEME.hostile_rim, False, pts, 6)
+        pygame.draw.lines(surface, colour, False, pts, 3)
+        pygame.draw.circle(surface, colour, pts[-1], max(5.0, 0.5 * self.cam.ppi), 2)
 
     # -- models -------------------------------------------------------------------------------------------------
     def model_colour(self, side: str) -> Colour:

@@ -49,8 +49,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--crews", metavar="A,B", help="the crews, starter crew names or roster files, one per "
                                                   "deployment zone (default: the scenario's own)")
     p.add_argument("--agents", metavar="A,B",
-                   help=f"the agent of each crew: {', '.join(sorted(AGENTS))} (default {DEFAULT_AGENT}); the Zone's "
-                        "agent plays every hostile")
+                   help=f"who plays each crew: human (you, at this computer) or an agent, {', '.join(sorted(AGENTS))} "
+                        f"(default {DEFAULT_AGENT}); the Zone's agent plays every hostile")
+    p.add_argument("--solo", action="store_true",
+                   help="one crew (the scenario's first, or the one --crews names) alone against the Zone")
+    p.add_argument("--difficulty", metavar="LEVEL",
+                   help="the Zone's hostiles at a difficulty level: book (default), easy, hard or brutal "
+                        "(setting hostiles.difficulty, HOSTILE-8.3.SCALING)")
     p.add_argument("--autoplay", action="store_true",
                    help="the agents play from the first frame (without it the game waits for Space); without "
                         "--scenario it starts crossroads-blyatsk")
@@ -73,8 +78,10 @@ def run(args: argparse.Namespace) -> int:
         return fail(COMMAND, "--frames", "only means something with --screenshot FILE")
     if args.crews is not None and args.scenario is None and not args.autoplay:
         return fail(COMMAND, "--crews", "needs --scenario (or --autoplay): the crews of which game?")
-    if args.agents is not None and args.scenario is None and not args.autoplay:
-        return fail(COMMAND, "--agents", "needs --scenario (or --autoplay): the agents of which game?")
+    for option, given in (("--agents", args.agents), ("--solo", args.solo or None),
+                          ("--difficulty", args.difficulty)):
+        if given is not None and args.scenario is None and not args.autoplay:
+            return fail(COMMAND, option, "needs --scenario (or --autoplay): of which game?")
     for option, path in (("--screenshot", args.screenshot), ("--record", args.record)):
         if path is not None:
             problem = output_problem(path)
@@ -83,18 +90,18 @@ def run(args: argparse.Namespace) -> int:
     if args.screenshot is not None and not args.screenshot.lower().endswith(".png"):
         return fail(COMMAND, "--screenshot", f"{args.screenshot} does not end in .png; the picture is a PNG file")
     from game.client.session import SessionError, open_session
-    from game.client.setup import DEFAULT_SCENARIO, GameSetup
+    from game.client.setup import DEFAULT_SCENARIO, HUMAN, GameSetup
 
     setup = None
     if args.scenario is not None or args.autoplay:
+        agents = _names(args.agents)
         setup = GameSetup(scenario=args.scenario or DEFAULT_SCENARIO, seed=args.seed,
-                          crews=_names(args.crews), agents=_names(args.agents), autoplay=args.autoplay,
-                          record=args.record)
+                          crews=_names(args.crews), agents=agents, record=args.record, solo=args.solo,
+                          difficulty=args.difficulty, autoplay=args.autoplay or HUMAN in (agents or ()))
         try:
             open_session(setup)  # built once here so a bad scenario, crew or agent is refused before the window
         except SessionError as exc:
-            argument = str(exc).split(" ", 1)[0]
-            return fail(COMMAND, f"--{argument}", str(exc).split(" ", 1)[1] if " " in str(exc) else str(exc))
+            return fail(COMMAND, f"--{exc.field}", exc.problem)
     headless = args.screenshot is not None
     if headless:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

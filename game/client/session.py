@@ -19,7 +19,13 @@ from game.sim.sources import CrewSource, ScenarioSource, SourceError, crews_sour
 
 
 class SessionError(ValueError):
-    """A game that cannot start: names the scenario or crew file and what is wrong with it."""
+    """A game that cannot start: `field` is what was given wrong ("scenario", "crews", "agents", "difficulty"),
+    `problem` names the file or value and what is wrong with it; str() is both, for the error screen."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field} {problem}")
+        self.field = field
+        self.problem = problem
 
 
 @dataclass
@@ -88,28 +94,28 @@ def open_session(setup: GameSetup) -> Session:
         source = scenario_source(setup.scenario)
     except SourceError as exc:
         text = " ".join(str(exc).split())
-        raise SessionError(f"scenario {text}" if text.startswith(setup.scenario.strip()) else
-                           f"scenario {setup.scenario}: {text}") from None
+        raise SessionError("scenario", text if text.startswith(setup.scenario.strip()) else
+                           f"{setup.scenario}: {text}") from None
     names = list(setup.crews) if setup.crews else list(source.crew_names)
     if setup.solo and not setup.crews:
         names = names[:1]
     if setup.solo and len(names) != 1:
-        raise SessionError(f"crews {','.join(names)}: a solo game is one crew against the Zone; give one")
+        raise SessionError("crews", f"{','.join(names)}: a solo game is one crew against the Zone; give one")
     if not setup.solo and len(names) != len(source.crew_names):
-        raise SessionError(f"crews {','.join(names)}: {len(names)} crew(s) given; {source.name} is played by "
+        raise SessionError("crews", f"{','.join(names)}: {len(names)} crew(s) given; {source.name} is played by "
                            f"{len(source.crew_names)}, e.g. {','.join(source.crew_names)}")
     try:
         loaded = crews_source(names, k_limit=source.k_limit)
         scen, bf = source.build(loaded, solo=setup.solo)
     except SourceError as exc:
-        raise SessionError(f"crews {','.join(names)}: {' '.join(str(exc).split())}") from None
+        raise SessionError("crews", f"{','.join(names)}: {' '.join(str(exc).split())}") from None
     ids = list(setup.agents) if setup.agents else [DEFAULT_AGENT] * len(scen.crews)
     if len(ids) != len(scen.crews):
-        raise SessionError(f"agents {','.join(ids)}: one agent per crew ({len(scen.crews)}), e.g. "
+        raise SessionError("agents", f"{','.join(ids)}: one agent per crew ({len(scen.crews)}), e.g. "
                            f"{','.join([DEFAULT_AGENT] * len(scen.crews))}")
     unknown = [a for a in ids if a not in AGENTS and a != HUMAN]
     if unknown:
-        raise SessionError(f"agents: unknown agent {unknown[0]!r}; known: {', '.join(sorted([*AGENTS, HUMAN]))}")
+        raise SessionError("agents", f"unknown agent {unknown[0]!r}; known: {', '.join(sorted([*AGENTS, HUMAN]))}")
     settings = dict(source.settings)
     if setup.difficulty is not None:
         from game.core.settings import Settings, SettingsError
@@ -117,7 +123,7 @@ def open_session(setup: GameSetup) -> Session:
         try:
             Settings({**settings, "hostiles.difficulty": setup.difficulty}, where="difficulty")
         except SettingsError as exc:
-            raise SessionError(f"difficulty {setup.difficulty}: {' '.join(str(exc).split())}") from None
+            raise SessionError("difficulty", ' '.join(str(exc).split()).removeprefix("difficulty: ")) from None
         settings["hostiles.difficulty"] = setup.difficulty
     state, events = new_game(scen, setup.seed, settings=settings, battlefield=bf)
     record = Record(scenario=scen.id, seed=setup.seed, settings=dict(state.settings), map_path=state.map_path,

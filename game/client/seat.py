@@ -1,0 +1,265 @@
+"""The player's seat at the table (issue 18): what the player may decide now comes from the core's own query
+(`game.core.rules.options.options`: every decision with its legal instances, or the engine's reason and rule when
+none is legal), shown in the action bar; the board's clicks supply the target or the point an option needs; a Move
+is planned by the core (`plan_move`: the shortest path cut at the allowance, checked by `validate`) and drawn before
+it is committed; an attack shows its exact odds (`attack_preview`: the odds API and the TN the engine rolls
+against) and fires on Enter or a second click. Every action committed here goes through the engine's `apply`."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from game.core.actions import Action, Deploy, IllegalAction
+from game.core.rules import validate
+from game.core.state import GameState, Phase
+
+if TYPE_CHECKING:
+    import pygame
+
+    from game.client.battle import BattleScene
+
+Point = tuple[float, float]
+TARGETED = frozenset({"shoot", "melee", "activate", "interrupt"})  # a "target" option the board's click picks
+ATTACKS = frozenset({"shoot", "melee", "grenade", "template", "flame"})
+
+
+def _short(a: Action) -> str:
+    """An action instance in a few words, for a button that stands for one instance."""
+    data = a.to_json()
+    keep = [f"{v}" for k, v in data.items() if k not in ("type", "unit", "side") and not isinstance(v, (list, dict))]
+    return ", ".join(keep) or str(data.get("type", ""))
+
+
+class Seat:
+    """The player's hands for the sides the session marks HUMAN; the battle scene routes input here while one of
+    them must decide."""
+
+    def __init__(self, scene: BattleScene) -> None:
+        from game.client.actionbar import ActionBar
+        from game.client.preview import PreviewPanel
+        from game.client.profile import ProfileCard
+
+        self.scene = scene
+        self.session = scene.session
+        self.bar = ActionBar(scene.shared, on_choose=self.choose)
+        self.card = ProfileCard(scene.shared)
+        self.preview = PreviewPanel(scene.shared)
+        self.options: list[Any] = []
+        self.pending: Any = None  # an option waiting for its target or point
+        self.armed: Action | None = None  # an attack previewed, fired on confirmation
+        self.selected: str | None = None
+        self.note = ""  # what the player is asked for, or why the last try was refused
+        self._seen = -1  # the number of events the options were computed for
+        self._hover: tuple[float, float] | None = None
+
+    # -- state --------------------------------------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        return self.session.human_to_decide()
+
+    @property
+    def state(self) -> GameState:
+        return self.session.state
+
+    def refresh(self) -> None:
+        """New options when the game moved on (each applied action)."""
+        if len(self.session.events) == self._seen:
+            return
+        self._seen = len(self.session.events)
+        self.pending, self.armed = None, None
+        self.preview.show(None)
+        self.scene.board.plan_points = []
+        if not self.active:
+            self.options = []
+            self.bar.set_options([])
+            return
+        from game.core.rules.options import options
+
+        st = self.state
+        unit = st.activation.unit if st.activation is not None else None
+        self.options = self._expand(options(st, unit))
+        self.bar.set_options(self.options)
+        self.note = self._ask()
+        if st.phase is Phase.DEPLOY:  # deployment: the first model still to place waits for its spot
+            first = next((o for o in self.options if o.kind == "deploy"), None)
+            if first is not None:
+                self.choose(first)
+        if unit is not None:
+            self.select(st.units[unit].models[0])
+
+    def _expand(self, opts: list[Any]) -> list[Any]:
+        """A "target" option the board cannot pick (a reload's weapon, a task, a Med-Kit's patient...) becomes one
+        button per instance."""
+        out: list[Any] = []
+        for o in opts:
+            if o.needs == "target" and o.kind not in TARGETED and len(o.actions) > 1:
+                out += [replace(o, label=f"{o.label}: {_short(a)}", actions=(a,), needs="") for a in o.actions]
+            else:
+                out.append(o)
+        return out
+
+    def _ask(self) -> str:
+        st = self.state
+        side = st.side(st.deciding).name if st.deciding in [s.id for s in st.sides] else st.deciding
+        words = {Phase.DEPLOY: "click a spot in your deployment zone", Phase.ACTIVATE: "click a unit to activate",
+                 Phase.ACTION: "choose an action", Phase.INITIATIVE: "go first or pass",
+                 Phase.INTERRUPT: "interrupt from Alert, or let it pass"}
+        return f"{side}: {words.get(st.phase, 'your decision')}"
+
+    def select(self, model: str | None) -> None:
+        self.selected = model
+        self.card.show(model)
+        self.scene.shared.highlight = frozenset([model]) if model else frozenset()
+
+    # -- choices ------------------------------------------------------------------------------------------------
+    def choose(self, option: Any) -> None:
+        """An option from the bar: commit it, or wait for the board to supply its target or point."""
+        if not option.legal:
+            self.note = f"not now: {option.reason} ({option.reason_rule})"
+            return
+        self.armed = None
+        self.preview.show(None)
+        if option.needs == "":
+            action = option.actions[0]
+            if option.kind in ATTACKS:
+                self._arm(action)
+            else:
+                self.commit(action)
+            return
+        if option.needs == "target" and len(option.actions) == 1 and option.kind not in ("activate",):
+            if option.kind in ATTACKS:
+                self._arm(option.actions[0])
+            else:
+                self.commit(option.actions[0])
+            return
+        self.pending = option
+        self.note = {"move": "click where to move (Esc cancels)", "deploy": f"{option.label}: click a spot",
+                     "shoot": "click the target (Esc cancels)", "melee": "click the model you fight",
+                     "activate": "click a unit to activate", "grenade": "click where it lands",
+                     "template": "click the template's centre", "flame": "click the direction to spray",
+                     "interrupt": "click the unit that interrupts"}.get(option.kind, f"{option.label}: click the table")
+
+    def click(self, point: Point, model: str | None, button: int) -> None:
+        """A click on the board while the player decides."""
+        if button == 3:
+            self.cancel()
+            return
+        st = self.state
+        if self.armed is not None and model is not None and model == getattr(self.armed, "target", None):
+            self.confirm()  # a second click on the target fires
+            return
+        opt = self.pending
+        if opt is None:
+            if model is not None:
+                self.select(model)
+                act = next((o for o in self.options if o.kind == "activate"), None)
+                if act is not None:
+                    self._pick(act, model)
+            return
+        if opt.needs == "target":
+            if model is None:
+                self.note = "click a model"
+                return
+            self._pick(opt, model)
+            return
+        action = self._at_point(opt, point)
+        if action is None:
+            return
+        try:
+            validate(st, action)
+        except IllegalAction as exc:
+            self.note = f"not there: {exc.reason} ({exc.rule})"
+            return
+        if opt.kind in ATTACKS:
+            self._arm(action)
+        else:
+            self.commit(action)
+
+    def _pick(self, opt: Any, model: str) -> None:
+        st = self.state
+        unit = st.models[model].unit
+        for a in opt.actions:
+            if getattr(a, "target", None) == model or (opt.kind in ("activate", "interrupt")
+                                                       and getattr(a, "unit", None) == unit):
+                if opt.kind in ATTACKS:
+                    self._arm(a)
+                else:
+                    self.commit(a)
+                return
+        self.note = f"{model} is not a choice for {opt.label}"
+
+    def _at_point(self, opt: Any, point: Point) -> Action | None:
+        """The action an option makes of a point on the table."""
+        st = self.state
+        if opt.kind == "deploy":
+            from game.core.rules.moveplan import goal_level
+
+            model = getattr(opt, "model", None) or opt.label.removeprefix("Deploy ").strip()
+            mid = next((m.id for m in st.models.values() if not m.deployed and m.side == st.deciding
+                        and (m.id == model or m.profile.name == model)), None)
+            if mid is None:
+                return None
+            return Deploy(mid, round(point[0], 4), round(point[1], 4), goal_level(st, point[0], point[1], 0.0))
+        if opt.kind == "move" and st.activation is not None:
+            from game.core.rules.moveplan import plan_move
+
+            plan = plan_move(st, st.activation.unit, point)
+            if plan.action is None:
+                self.note = f"no move there: {plan.reason} ({plan.rule})"
+                return None
+            return plan.action
+        self.note = f"{opt.label} from a point is not in this version yet: choose it from the bar"
+        return None
+
+    def _arm(self, action: Action) -> None:
+        from game.client.preview import attack_preview
+
+        pv = attack_preview(self.state, action)
+        self.preview.show(pv)
+        if not pv.legal:
+            self.note = f"not possible: {pv.reason} ({pv.rule})"
+            return
+        self.armed = action
+        self.note = "Enter or click the target again to attack, Esc to cancel"
+
+    def confirm(self) -> None:
+        if self.armed is not None:
+            self.commit(self.armed)
+
+    def cancel(self) -> None:
+        self.pending, self.armed = None, None
+        self.preview.show(None)
+        self.scene.board.plan_points = []
+        self.note = self._ask() if self.active else ""
+
+    def commit(self, action: Action) -> None:
+        self.scene.commit(action)
+
+    # -- hover: the move preview ---------------------------------------------------------------------------------
+    def hover(self, point: Point) -> None:
+        opt, st = self.pending, self.state
+        if opt is None or opt.kind != "move" or st.activation is None:
+            return
+        key = (round(point[0], 1), round(point[1], 1))
+        if key == self._hover:
+            return
+        self._hover = key
+        from game.core.rules.moveplan import plan_move
+
+        plan = plan_move(st, st.activation.unit, key)
+        self.scene.board.plan_points = [(p[0], p[1]) for p in plan.points]
+        self.scene.board.plan_ok = plan.action is not None
+        self.note = (f"move {plan.length:.1f}\" of {plan.allowance:g}\" ({plan.allowance_text})"
+                     + ("" if plan.reached else ", as far as the allowance goes")
+                     if plan.action is not None else f"no move there: {plan.reason} ({plan.rule})")
+
+    def handle_key(self, ev: pygame.event.Event) -> bool:
+        import pygame
+
+        if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.armed is not None:
+            self.confirm()
+            return True
+        if ev.key == pygame.K_ESCAPE and (self.pending is not None or self.armed is not None):
+            self.cancel()
+            return True
+        return False
