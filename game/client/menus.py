@@ -97,6 +97,24 @@ class TitleScene(Scene):
 Row = tuple[str, int]  # ("scenario", i), ("seed", 0), ("agent", crew index), ("start", 0), ("back", 0)
 
 
+def campaign_order(names: Sequence[str]) -> list[str]:
+    """Shipped scenarios in the order a campaign plays them: by Threat Level (Red Gypsy 3's Game One is TL0, Two
+    TL1, Three TL2: MISSION-8.2.TL), then by name; a file that does not read goes last (its card says why)."""
+    import tomllib
+    from pathlib import Path
+
+    from game.scenarios.loader import scenario_path
+
+    def tl(name: str) -> int:
+        try:
+            value = tomllib.loads(Path(scenario_path(name)).read_text(encoding="utf-8")).get("tl")
+        except (OSError, ValueError):
+            return 99
+        return value if isinstance(value, int) else 99
+
+    return sorted(names, key=lambda n: (tl(n), n))
+
+
 class ChooseScene(Scene):
     """Choose a scenario (its table's picture and card beside the list), the seed and each crew's agent, then
     Start. A file that does not load shows its problems in the card panel and cannot be started."""
@@ -108,7 +126,7 @@ class ChooseScene(Scene):
         from game.sim.simulate import AGENTS, DEFAULT_AGENT
         from game.sim.sources import known_scenarios
 
-        self.scenarios = list(scenarios) if scenarios is not None else list(known_scenarios())
+        self.scenarios = list(scenarios) if scenarios is not None else campaign_order(known_scenarios())
         order = (DEFAULT_AGENT, "normal", "easy", "hard", "random")
         self.agent_ids = sorted(AGENTS, key=lambda a: (order.index(a) if a in order else len(order), a))
         self.ink = Ink()
