@@ -156,11 +156,19 @@ def _with(p: AttackPreview, **changes: Any) -> AttackPreview:
 # -- names, as a player reads them ------------------------------------------------------------------------------
 def model_words(state: GameState, model_id: str) -> str:
     """A model as the preview names it: the last word of its profile's name ("Kovalchuk", "Dogs"), with the
-    number a hostile model's id ends with ("Dogs 1.3")."""
+    number a hostile model's id ends with ("Dogs 1.3"); when another model of the game has the same name (two
+    packs of Dogs), its unit is added ("Dogs 1.3 (structure-3-2-dogs-1)")."""
     m = state.models.get(model_id)
     if m is None:
         return model_id
-    words = m.profile.name.replace('"', " ").split()
+    name = _short_name(m.id, m.profile.name)
+    if any(o.id != m.id and _short_name(o.id, o.profile.name) == name for o in state.models.values()):
+        return f"{name} ({m.unit})"
+    return name
+
+
+def _short_name(model_id: str, profile_name: str) -> str:
+    words = profile_name.replace('"', " ").split()
     name = words[-1] if words else model_id
     tail = model_id.rsplit("-", 1)[-1]
     return f"{name} {tail}" if any(ch.isdigit() for ch in tail) else name
@@ -331,8 +339,9 @@ def _template(state: GameState, act: Any, odds: Any) -> AttackPreview:
                     _chance("wounded", "target Wounded", mt.p_wound),
                     _chance("pinned", "target Pinned", mt.p_any_pin),
                     _chance("ooa", "target Out of Action", mt.p_ooa)]
-    chances += [_chance("crit_success", "Critical Success", odds.attacker_crit.p("success")),
-                _chance("crit_failure", "Critical Failure", odds.attacker_crit.p("failure"))]
+    if odds.tn is not None:  # the flame with `flame.auto_hit` rolls no die: no critical (GAP-73)
+        chances += [_chance("crit_success", "Critical Success", odds.attacker_crit.p("success")),
+                    _chance("crit_failure", "Critical Failure", odds.attacker_crit.p("failure"))]
     others = tuple((model_words(state, mid), mo.p_touched) for mid, mo in sorted(odds.models.items())
                    if mid != target)
     tn = odds.tn
@@ -492,12 +501,12 @@ class _Row:
                    if self.right else 0) + self.gap
 
     def draw(self, img: pygame.Surface, x: int, y: int, width: int) -> None:
+        """Right to left: the bar, the right-aligned number, the note; the label gets the room left (clipped)."""
         import pygame
 
-        f = font(self.size, self.bold)
+        from game.client.ui import clip
+
         body = self.height - self.gap
-        left = f.render(self.left, True, self.colour)
-        img.blit(left, (x, y + body - left.get_height()))
         right_x = x + width
         if self.bar is not None:
             right_x -= BAR_W + 8
@@ -510,10 +519,17 @@ class _Row:
             r = font(self.right_size, True).render(self.right, True, self.colour)
             img.blit(r, (right_x - r.get_width(), y + body - r.get_height()))
             right_x -= r.get_width() + 8
+        f = font(self.size, self.bold)
+        label_w = f.size(self.left)[0]
         if self.note:
-            n = font(11).render(self.note, True, THEME.dim_ink)
-            nx = max(x + left.get_width() + 8, right_x - n.get_width())
-            img.blit(n, (nx, y + body - n.get_height() - 2))
+            small = font(11)
+            room = right_x - (x + min(label_w, (right_x - x) // 2) + 8)
+            note = clip(self.note, small, max(10, room))
+            n = small.render(note, True, THEME.dim_ink)
+            right_x -= n.get_width() + 8
+            img.blit(n, (right_x + 8, y + body - n.get_height() - 2))
+        left = f.render(clip(self.left, f, max(10, right_x - x)), True, self.colour)
+        img.blit(left, (x, y + body - left.get_height()))
 
 
 def _wrapped(text: str, size: int, width: int, *, bold: bool = False, colour: Colour = THEME.ink,

@@ -358,3 +358,59 @@ def test_panel_melee_and_grenade(app: object, found: Found) -> None:
         assert p.tn is not None and f"TN {p.tn.value}" in "\n".join(panel.lines())
         x += 420
     pygame.image.save(screen, str(SHOTS / "zona-preview-others.png"))
+
+
+# -- tiny tables from RULES.md's test values -----------------------------------------------------------------------
+def test_tv03_cover_and_obstruction_on_the_panel(app: object) -> None:
+    """TV-03: CA 6 AK over a hedge at a Ghoul in contact with a stone wall: TN 4 = CA 6, 1 obstruction -1
+    (CORE-3.6.OBSTRUCTION), Hard cover -1 (CORE-3.6.TABLE); save 4, Will 8; the cover piece and the obstruction
+    are the cover query's; the panel prints each modifier with its rule."""
+    from game.client.preview import PreviewPanel, attack_preview
+    from game.client.widget import Shared
+    from tests.core.rules.test_combat import HEDGE, WALL
+    from tests.enginekit import activate, game, profile
+
+    st = game([("raven", "a", profile(ca=6, weapons=("assault_rifle",)), (10, 11)),
+               ("ghoul", "b", profile(ca=5, armor=4, will=6, creature=True), (20.55, 11))],
+              pieces=(HEDGE, WALL))
+    activate(st, "raven")
+    p = attack_preview(st, RangedAttack("raven", "ghoul", "assault_rifle"))
+    assert p.legal, p
+    assert p.tn is not None and p.save is not None and p.will is not None
+    assert (p.tn.value, p.save.value, p.will.value) == (4, 4, 8)
+    assert (p.cover, p.cover_piece, p.obstructions, p.obstruction_pieces) == ("hard", WALL.id, 1, (HEDGE.id,))
+    assert ["1 obstruction(s)", -1, "CORE-3.6.OBSTRUCTION"] in p.tn.breakdown()
+    assert ["Hard cover", -1, "CORE-3.6.TABLE"] in p.tn.breakdown()
+    assert p.los is not None and p.los.visible and len(p.los.rays) == 20
+    panel = PreviewPanel(Shared())
+    import pygame
+
+    panel.layout(pygame.Rect(0, 0, 400, 700))
+    panel.show(p)
+    lines = panel.lines()
+    assert any("Hard cover" in x and "-1" in x and "CORE-3.6.TABLE" in x for x in lines)
+    assert any("cover hard (piece 2)" in x and "1 obstruction(s)" in x for x in lines)
+
+
+def test_tv33_flame_has_no_roll(app: object) -> None:
+    """TV-33 (ARMORY-5.1.FLAME, GAP-73 `flame.auto_hit`): the flame places its template with no roll: no TN, the
+    template hits for sure, and the civilian target goes Out of Action with 0.8 exactly."""
+    from fractions import Fraction
+
+    from game.client.preview import PreviewPanel, attack_preview, model_words
+    from game.client.widget import Shared
+    from game.core.actions import FlameAttack
+    from tests.enginekit import activate, game, profile
+
+    st = game([("a1", "a", profile(ca=5, weapons=("flame_thrower",)), (10, 11)),
+               ("b1", "b", profile(armor=5), (15.0, 11)),
+               ("lead", "b", profile(armor=6, wounds=2, actions=3, armour="military"), (16.5, 12.4))])
+    activate(st, "a1")
+    p = attack_preview(st, FlameAttack("a1", "flame_thrower", 0.0))
+    assert p.legal and p.kind == "flame" and p.tn is None and p.dice == 0, p
+    assert p.target == "b1" and p.chance("hit").exact == 1
+    assert p.chance("ooa").exact == Fraction(8, 10)
+    assert [name for name, _ in p.others] == [model_words(st, "lead")]
+    panel = PreviewPanel(Shared())
+    panel.show(p)
+    assert any("No roll" in x for x in panel.lines())
