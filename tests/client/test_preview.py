@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from game.client.preview import AttackPreview
-from game.core.actions import Action, MeleeAttack, RangedAttack, ThrowGrenade
+from game.core.actions import Action, Interrupt, MeleeAttack, RangedAttack, ThrowGrenade
 from game.core.events import Event
 from game.core.state import GameState, Phase
 
@@ -27,6 +27,7 @@ class Found:
     melee: tuple[GameState, MeleeAttack] | None = None
     grenade: tuple[GameState, ThrowGrenade] | None = None
     idle: tuple[GameState, str] | None = None  # a state and a crew unit that is not acting now
+    interrupt: tuple[GameState, Interrupt] | None = None  # a shot from Alert in an interrupt window
     steps: dict[str, int] = field(default_factory=dict)
 
 
@@ -46,6 +47,18 @@ def _attacks(st: GameState) -> Iterator[Action]:
         for g, n in sorted(m.grenades.items()):
             if n > 0:
                 yield ThrowGrenade(act.unit, g, e.x, e.y)
+
+
+def _alert_shots(st: GameState) -> Iterator[Interrupt]:
+    """Every shot from Alert (CORE-3.3.ALERT) the deciding side's units could take in an interrupt window."""
+    for u in st.units.values():
+        if u.side != st.deciding or not st.unit_in_play(u.id):
+            continue
+        m = st.models[u.models[0]]
+        for e in st.models.values():
+            if e.in_play and e.side != m.side:
+                for w in m.profile.weapons:
+                    yield Interrupt(u.id, RangedAttack(u.id, e.id, w))
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +86,12 @@ def found() -> Found:
                         and st.unit_in_play(u.id)]
                 if idle:
                     out.idle = (st.clone(), idle[0].id)
-        if out.ranged and out.melee and out.grenade or s.over:
+        if st.phase is Phase.INTERRUPT and out.interrupt is None:
+            shot = next((x for x in _alert_shots(st) if legal(st, x)), None)
+            if shot is not None:
+                out.interrupt = (st.clone(), shot)
+                out.steps["interrupt"] = step
+        if out.ranged and out.melee and out.grenade and out.interrupt or s.over:
             break
         action = d.next_action()
         assert action is not None
@@ -285,6 +303,31 @@ def test_grenade_preview(found: Found) -> None:
     assert p.modifiers_sum == p.tn.value
 
 
+def test_shot_from_alert(found: Found) -> None:
+    """CORE-3.3.ALERT / TURN-7: a shot from Alert, wrapped in its Interrupt, is previewed in the "alert" context
+    (no Aim of its own activation): the odds are attack_odds' in that context, the TN the one `apply` rolls."""
+    from game.core.odds.actions import attack_odds
+
+    if found.interrupt is None:
+        pytest.skip(f"Game One seed 1 opened no interrupt window with a legal shot in {MAX_STEPS} decisions")
+    st, a = found.interrupt
+    p = _preview(st, a)
+    assert p.legal and p.kind == "ranged", p
+    assert isinstance(a.action, RangedAttack)
+    assert p.odds == attack_odds(st, a.action, context="alert")
+    assert p.tn is not None and _rolls(st, a)[0].data["tn"] == p.tn.value
+
+
+def test_percent_doctest() -> None:
+    """The panel's percentages never round to a false 0% or 100% (the doctest of `percent`)."""
+    import doctest
+
+    import game.client.preview as preview
+
+    result = doctest.testmod(preview)
+    assert result.attempted >= 1 and result.failed == 0
+
+
 # -- the panel ---------------------------------------------------------------------------------------------------
 def test_panel_draws(app: object, found: Found) -> None:
     """The panel at 1280x720: the attack in words, the TN and every modifier line, the percentages, the keys;
@@ -292,7 +335,7 @@ def test_panel_draws(app: object, found: Found) -> None:
     import pygame
 
     from game.client.preview import PreviewPanel, attack_preview, percent
-    from game.client.widget import Shared
+    from game.client.widget import Shared, Widget
 
     assert found.ranged is not None
     st, a = found.ranged
@@ -302,6 +345,8 @@ def test_panel_draws(app: object, found: Found) -> None:
     assert screen.get_size() == (1280, 720)
     screen.fill((58, 64, 50))
     panel = PreviewPanel(Shared())
+    widget: Widget = panel  # the battle screen composes it like its other panels (mypy checks the protocol)
+    assert not widget.busy and not widget.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))
     panel.layout(pygame.Rect(860, 60, 400, 640))
     panel.show(p)
     panel.draw(screen)
@@ -331,6 +376,9 @@ def test_panel_draws(app: object, found: Found) -> None:
     assert not bad.legal and any(bad.rule in line for line in other.lines())
     assert other.renders == 1
     pygame.image.save(screen, str(SHOTS / "zona-preview-panel.png"))
+    panel.feed([_rolls(st, a)[0]], st)  # an applied action: the preview belongs to the state before it
+    assert panel.preview is None
+    panel.show(p)
     panel.show(None)
     assert panel.lines() == [] and panel.panel_rect is None
 
