@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -65,12 +65,14 @@ def _chance(key: str, label: str, p: Prob, *, expected: bool = False) -> Chance:
 @dataclass(frozen=True, slots=True)
 class AttackPreview:
     """What a player sees before confirming an attack, all from the engine: `legal` (validate; else `reason` and
-    `rule` of its IllegalAction), the attack in words, the rolling model and the target (GAP-77: a unit's model
-    that rolls), the hit TN with its breakdown (modifiers.attack_numbers, blast_tn: the numbers `apply` rolls
-    against), the dice, the distance (GEO-4), the cover class after elevation and its piece (GEO-12, GEO-14), the
-    obstructions counted and their pieces (GEO-13), the LOS rays (GEO-10), the save and Will TNs, the exact odds
-    object (`attack_odds`) and its headline `chances`. `ms` is the time it took, `odds_ms` the part of it the
-    exact odds took (a deviated template's arcs on a table with terrain take a few hundred ms)."""
+    `rule` of its IllegalAction; a legal attack the odds cannot price, such as a blow on a model Out of Action
+    (GAP-93), has `odds` None and the odds' reason and rule), the attack in words, the rolling model and the
+    target (GAP-77: a unit's model that rolls), the hit TN with its breakdown (modifiers.attack_numbers, blast_tn:
+    the numbers `apply` rolls against), the dice, the distance (GEO-4), the cover class after elevation and its
+    piece (GEO-12, GEO-14), the obstructions counted and their pieces (GEO-13), the LOS rays (GEO-10), the save
+    and Will TNs, the exact odds object (`attack_odds`) and its headline `chances`. `ms` is the time it took,
+    `odds_ms` the part of it the exact odds took (a deviated template's arcs on a table with terrain take a few
+    hundred ms)."""
 
     legal: bool
     action: Any = None
@@ -132,25 +134,26 @@ def attack_preview(state: GameState, action: Any, *, context: str = "own") -> At
         return AttackPreview(False, action, f"{type(inner).__name__} is not an attack", "CORE-3.3.ATTACK")
     try:
         validate(state, action)
-        t1 = time.perf_counter()
-        odds = attack_odds(state, inner, context=context)
-        odds_ms = (time.perf_counter() - t1) * 1000
-        if isinstance(inner, RangedAttack):
-            out = _ranged(state, inner, odds, context)
-        elif isinstance(inner, MeleeAttack):
-            out = _melee(state, inner, odds, context)
-        else:
-            out = _template(state, inner, odds)
     except IllegalAction as exc:
         return AttackPreview(False, action, exc.reason, exc.rule, words=intent_words(state, inner),
                              ms=(time.perf_counter() - t0) * 1000)
-    return _with(out, action=action, ms=(time.perf_counter() - t0) * 1000, odds_ms=odds_ms)
+    t1 = time.perf_counter()
+    try:
+        odds = attack_odds(state, inner, context=context)
+    except IllegalAction as exc:  # legal, but priced by no closed form (a blow on a model Out of Action, GAP-93)
+        return AttackPreview(True, action, exc.reason, exc.rule, kind=_KIND.get(type(inner), "template"),
+                             words=intent_words(state, inner), ms=(time.perf_counter() - t0) * 1000)
+    odds_ms = (time.perf_counter() - t1) * 1000
+    if isinstance(inner, RangedAttack):
+        out = _ranged(state, inner, odds, context)
+    elif isinstance(inner, MeleeAttack):
+        out = _melee(state, inner, odds, context)
+    else:
+        out = _template(state, inner, odds)
+    return replace(out, action=action, ms=(time.perf_counter() - t0) * 1000, odds_ms=odds_ms)
 
 
-def _with(p: AttackPreview, **changes: Any) -> AttackPreview:
-    from dataclasses import replace
-
-    return replace(p, **changes)
+_KIND = {RangedAttack: "ranged", MeleeAttack: "melee", FlameAttack: "flame"}
 
 
 # -- names, as a player reads them ------------------------------------------------------------------------------
@@ -551,6 +554,10 @@ def _rows(p: AttackPreview, width: int) -> list[_Row]:
                 + _wrapped(f"rule {p.rule}", 12, width, colour=THEME.dim_ink, gap=6)
                 + [_Row("Esc to cancel", 12, colour=THEME.dim_ink)])
     rows = _wrapped(p.words, 16, width, bold=True, gap=6)
+    if p.odds is None:  # legal, no exact odds: the reason, its rule, the keys
+        return (rows + _wrapped(p.reason, 14, width, gap=2)
+                + _wrapped(f"rule {p.rule}", 12, width, colour=THEME.dim_ink, gap=8)
+                + [_Row(HINT, 13, True, colour=THEME.dim_ink)])
     if p.tn is None:
         rows.append(_Row("No roll: the template is placed", 14, gap=4, note="ARMORY-5.1.FLAME"))
     else:

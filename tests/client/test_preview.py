@@ -462,3 +462,25 @@ def test_tv33_flame_has_no_roll(app: object) -> None:
     panel = PreviewPanel(Shared())
     panel.show(p)
     assert any("No roll" in x for x in panel.lines())
+
+
+def test_blow_on_a_model_out_of_action(app: object) -> None:
+    """GAP-93 (`ooa.targetable`): a blow on a model Out of Action in base contact is legal and automatic: the
+    preview is legal with no odds, the odds' reason and rule, and the panel says so with the keys."""
+    from game.client.preview import PreviewPanel, attack_preview
+    from game.client.widget import Shared
+    from tests.enginekit import activate, game, profile
+
+    st = game([("a1", "a", profile(ca=5, weapons=("knife",)), (10, 11)),
+               ("b1", "b", profile(armor=5, weapons=("knife",)), (11.0, 11))])
+    activate(st, "a1")
+    p = attack_preview(st, MeleeAttack("a1", "b1", "knife"))
+    assert p.legal and p.odds is not None and p.tn is not None
+    assert _rolls(st, MeleeAttack("a1", "b1", "knife"))[0].data["tn"] == p.tn.value
+    st.models["b1"].ooa = True
+    p = attack_preview(st, MeleeAttack("a1", "b1", "knife"))
+    assert p.legal and p.odds is None and p.rule == "GAP-93" and p.kind == "melee"
+    panel = PreviewPanel(Shared())
+    panel.show(p)
+    lines = panel.lines()
+    assert any("GAP-93" in x for x in lines) and "Enter to fire, Esc to cancel" in lines
