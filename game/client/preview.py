@@ -431,18 +431,19 @@ class PreviewPanel:
 
     @property
     def panel_rect(self) -> pygame.Rect | None:
-        """Where the panel is drawn: the laid-out rectangle's top-left, its width, the picture's height."""
+        """Where the panel is drawn: the laid-out rectangle's top-left, the picture's size (a picture taller than
+        the rectangle is cut at its bottom: give it ~500 px for a melee)."""
         import pygame
 
         if self.rect is None or self.preview is None:
             return None
-        img = self._picture()
-        return pygame.Rect(self.rect.topleft, img.get_size())
+        w, h = self._picture().get_size()
+        return pygame.Rect(self.rect.topleft, (min(w, self.rect.width), min(h, self.rect.height)))
 
     def draw(self, surface: pygame.Surface) -> None:
         if self.rect is None or self.preview is None:
             return
-        surface.blit(self._picture(), self.rect.topleft)
+        surface.blit(self._picture(), self.rect.topleft, (0, 0, self.rect.width, self.rect.height))
 
     def lines(self) -> list[str]:
         """Every text line the panel draws, top to bottom (the tests' text model)."""
