@@ -220,6 +220,12 @@ class Seat:
             self.note = f"not possible: {pv.reason} ({pv.rule})"
             return
         self.armed = action
+        fx = self.scene.board.fx
+        if pv.los is not None and pv.cover_fact is not None and pv.target:  # the rays the engine will judge
+            from game.client.overlays import Shot
+
+            fx.shots = [Shot(pv.attacker, pv.target, pv.los, pv.cover_fact)]
+            fx.version += 1
         self.note = "Enter or click the target again to attack, Esc to cancel"
 
     def confirm(self) -> None:
@@ -227,6 +233,9 @@ class Seat:
             self.commit(self.armed)
 
     def cancel(self) -> None:
+        if self.armed is not None:
+            self.scene.board.fx.shots = []
+            self.scene.board.fx.version += 1
         self.pending, self.armed = None, None
         self.preview.show(None)
         self.scene.board.plan_points = []
