@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from game.core.state import GameState
     from game.render.style import Colour
 
-__all__ = ["SHORTCUTS", "ActionBar", "OptionLike", "shortcuts_text", "tooltip_for"]
+__all__ = ["BAR_HEIGHT", "SHORTCUTS", "ActionBar", "OptionLike", "shortcuts_text", "tooltip_for"]
 
 # One key per kind of option, fixed, so a player learns them once. The battle scene already uses Space . N T 1 2 V H P
 # Escape F, the arrows and WASD (camera), +/- and Home; those are left alone. The action phase's kinds take the 16
@@ -41,10 +41,11 @@ BUTTON_H = 30
 GAP = 6
 PAD_X = 8
 MAX_ROWS = 2
+BAR_HEIGHT = MAX_ROWS * BUTTON_H + (MAX_ROWS + 1) * GAP  # the layout height that holds two rows
 LABEL_SIZE = (14, 12)  # the label font, and the smaller one tried when the buttons do not fit
 KEY_SIZE = 12
 TIP_SIZE = 13
-TIP_MAX_W = 560
+TIP_MAX_W = 720
 DARK_PANEL: Colour = (24, 25, 22)  # an illegal option: darker than THEME.panel
 LIT_PANEL: Colour = (72, 77, 63)  # a legal option under the mouse or the focus
 _RULE_PAREN = re.compile(r"\s*\((?:[A-Z]+-[^()]*)\)")
@@ -52,17 +53,25 @@ _BRACKETS = re.compile(r"\s*\([^()]*\)\s*$")
 
 
 class OptionLike(Protocol):
-    """What the bar reads of an option (game.core.rules.options.Option, or any object with these attributes)."""
+    """What the bar reads of an option (game.core.rules.options.Option, or any object with these attributes);
+    read-only, so a frozen dataclass fits."""
 
-    kind: str
-    label: str
-    rule: str
-    actions: tuple[Any, ...]
-    needs: str
-    reason: str
-    reason_rule: str
-    cost: int
-
+    @property
+    def kind(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def actions(self) -> tuple[Any, ...]: ...
+    @property
+    def needs(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def reason_rule(self) -> str: ...
+    @property
+    def cost(self) -> int: ...
     @property
     def legal(self) -> bool: ...
 
@@ -109,7 +118,7 @@ class ActionBar:
     def __init__(self, shared: Shared, on_choose: Callable[[Any], None]) -> None:
         self.shared = shared
         self.on_choose = on_choose
-        self.options: list[Any] = []
+        self.options: list[OptionLike] = []
         self.rect: pygame.Rect | None = None
         self.buttons: list[pygame.Rect] = []  # one per option, screen coordinates
         self.hover: int | None = None
@@ -123,7 +132,7 @@ class ActionBar:
         self.renders = 0  # bar renders (tests check the cache)
 
     # -- what is shown ------------------------------------------------------------------------------------------
-    def set_options(self, options: Sequence[Any]) -> None:
+    def set_options(self, options: Sequence[OptionLike]) -> None:
         """The options of the selected unit now (empty: no bar). Hover and focus are kept on the same kind."""
         old = [o.kind for o in self.options]
         kinds = [o.kind for o in options]
@@ -135,7 +144,7 @@ class ActionBar:
         self.options = list(options)
         self._place()
 
-    def shortcut(self, option: Any) -> str:
+    def shortcut(self, option: OptionLike) -> str:
         """The option's key as shown ("" for a kind with none: Tab and the mouse still reach it)."""
         return SHORTCUTS.get(option.kind, "")
 
@@ -224,6 +233,9 @@ class ActionBar:
 
         if self._keys is None:
             self._keys = {pygame.key.key_code(key.lower()): kind for kind, key in SHORTCUTS.items()}
+            keypad = dict(zip("3456789", (pygame.K_KP3, pygame.K_KP4, pygame.K_KP5, pygame.K_KP6, pygame.K_KP7,
+                                          pygame.K_KP8, pygame.K_KP9), strict=True))
+            self._keys.update({keypad[key]: kind for kind, key in SHORTCUTS.items() if key in keypad})
         return self._keys
 
     def choose(self, i: int) -> bool:
@@ -358,7 +370,7 @@ class ActionBar:
         x = max(self.rect.x + GAP, min(anchor.x, self.rect.right - tip.get_width() - GAP))
         surface.blit(tip, pygame.Rect(x, top - tip.get_height() - 2, *tip.get_size()))
 
-    def _render_tip(self, option: Any, text: str) -> pygame.Surface:
+    def _render_tip(self, option: OptionLike, text: str) -> pygame.Surface:
         import pygame
 
         from game.client.ui import wrap
@@ -367,13 +379,13 @@ class ActionBar:
         legal = bool(option.legal)
         key = self.shortcut(option)
         head = f"{option.label}" + (f"  [{key}]" if key else "") + ("" if legal else "  (not now)")
-        room = TIP_MAX_W - 20
+        most = min(TIP_MAX_W, self.rect.w - 2 * GAP) if self.rect is not None else TIP_MAX_W
         if text.startswith(f"{option.label}: "):  # the heading names it already
             text = text[len(option.label) + 2:]
         elif text.startswith(f"{option.label} ("):
             text = text[len(option.label) + 1:]
-        body = wrap(text, body_f, room)
-        w = min(TIP_MAX_W, max(head_f.size(head)[0], *(body_f.size(b)[0] for b in body)) + 20)
+        body = wrap(text, body_f, most - 20)
+        w = min(most, max(head_f.size(head)[0], *(body_f.size(b)[0] for b in body)) + 20)
         h = 12 + head_f.get_linesize() + body_f.get_linesize() * len(body)
         img = pygame.Surface((w, h))
         img.fill(THEME.panel)

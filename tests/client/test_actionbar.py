@@ -135,6 +135,37 @@ def test_shortcut_chooses_a_legal_option_and_shows_why_not_for_an_illegal_one(ba
     assert bar.chosen == [OPTIONS[1]]
 
 
+def test_phase_choices_and_digits_have_their_keys(bar: Any) -> None:
+    import pygame
+
+    from game.core.actions import ChooseInitiative
+
+    first = Option("go_first", "Go first", "CORE-3.1.PASS", (ChooseInitiative("military", True),), "", "", "", 0)
+    inspect = Option("inspect", "Inspect", "CORE-3.3.INSPECT", (), "target", "no location in 12\"",
+                     "CORE-3.3.INSPECT", 1)
+    bar.set_options([first, inspect])
+    assert bar.labels() == ["[F1] Go first", "[3] Inspect"]
+    assert bar.handle(_key(pygame.K_F1))
+    assert bar.chosen == [first]
+    assert bar.handle(_key(pygame.K_KP3)) and bar.handle(_key(pygame.K_3))
+    assert bar.chosen == [first]
+    assert bar.tooltip_text() == "why not: no location in 12\" (CORE-3.3.INSPECT)"
+
+
+def test_a_legal_option_says_what_it_does_its_rule_cost_and_what_is_picked_next() -> None:
+    from game.client.actionbar import tooltip_for
+    from game.core.actions import RangedAttack
+
+    shots = tuple(RangedAttack(U, t, "assault_rifle") for t in ("a", "b"))
+    shoot = Option("shoot", "Shoot", "COMBAT-4.1.RANGED", shots, "target", "", "", 1)
+    assert tooltip_for(shoot) == ("Shoot: Fire one weapon once at one enemy unit (COMBAT-4.1.RANGED), 1 action; "
+                                  "then pick the target")
+    end = Option("end", "End activation", "TURN-6", (EndActivation(U),), "", "", "", 0)
+    assert tooltip_for(end) == "End activation: Stop taking actions (TURN-6), free"
+    assert tooltip_for(Option("rally", "Rally", "CORE-3.3.RALLY", (), "", "", "", 1)) == \
+        "why not: not possible now"
+
+
 def test_hover_over_an_illegal_option_shows_its_reason_and_rule(app: Any, bar: Any) -> None:
     import pygame
 
