@@ -48,7 +48,7 @@ def range_text(p: WeaponProfile) -> str:
 
 def _damage_text(p: WeaponProfile) -> str:
     if p.far_damage is not None and p.near_max is not None:  # a shotgun's Damage falls off (GAP-07)
-        return f"{p.damage} ({p.far_damage} beyond {p.near_max:g}\")"
+        return _glued(f"{p.damage} ({p.far_damage} beyond {p.near_max:g}\")")
     return str(p.damage)
 
 
@@ -59,12 +59,14 @@ def _weapon_rows(m: ModelState, w: Weapon) -> list[Row]:
     from game.core.rules.attack import model_profile
 
     notes = []
+    left = m.ammo.get(w.id, w.ammo or 0)  # as check_ammo counts the rounds
     if Special.LIMITED_AMMO in w.specials:
-        notes.append(f"ammo {m.ammo.get(w.id, w.ammo or 0)}/{w.ammo or 0}")  # as check_ammo counts it
+        notes.append(f"ammo {left}/{w.ammo or 0}")
     if w.id in m.unloaded:
         notes.append("must Reload")
     head = w.name + (f" - {', '.join(notes)}" if notes else "")
-    rows: list[Row] = [("need" if notes else "body", head)]
+    stuck = w.id in m.unloaded or (Special.LIMITED_AMMO in w.specials and left <= 0)
+    rows: list[Row] = [("need" if stuck else "body", head)]
     for p in w.profiles:
         q = model_profile(m, w, p)
         name = f"{q.name}: " if len(w.profiles) > 1 else ""

@@ -342,3 +342,36 @@ def test_profile_card_of_a_wounded_hostile_and_a_pinned_unit(app: Any, acting: A
     surf = pygame.Surface((300, 260))
     card.draw(surf)
     pygame.image.save(surf, str(SHOTS / "profile-vyun.png"))
+
+
+def test_profile_card_of_every_model_of_ishikhov(app: Any) -> None:
+    """Every model of Ishikhov at setup (crews and the pre-placed mobs) has a card naming its weapons and Wounds."""
+    import pygame
+
+    from game.client.profile import ProfileCard
+    from game.client.session import open_session
+    from game.client.setup import GameSetup
+    from game.client.widget import Shared
+    from game.core.catalog import load_catalog
+    from game.core.settings import Settings
+
+    s = open_session(GameSetup(scenario="ishikhov", seed=4))
+    st = s.state
+    cat = load_catalog(Settings(dict(st.settings)))
+    shared = Shared()
+    shared.crews = s.crew_sides()
+    card = ProfileCard(shared)
+    card.layout(pygame.Rect(0, 0, 300, 260))
+    card.feed(list(s.events), st)
+    surf = pygame.Surface((300, 260))
+    kinds = set()
+    for mid, m in st.models.items():
+        card.show(mid)
+        text = "\n".join(card.lines())
+        assert f"Wounds {m.wounds_taken}/{m.profile.wounds}" in text, mid
+        for w in m.profile.weapons:
+            assert cat.weapon(w).name in text, (mid, w)
+        card.draw(surf)
+        kinds.add(m.profile.name if m.profile.creature or m.side not in shared.crews else "crew")
+    assert len(kinds) >= 2
+    pygame.image.save(surf, str(SHOTS / "profile-ishikhov-last.png"))
