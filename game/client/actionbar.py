@@ -25,16 +25,20 @@ __all__ = ["BAR_HEIGHT", "SHORTCUTS", "ActionBar", "OptionLike", "shortcuts_text
 
 # One key per kind of option, fixed, so a player learns them once. The battle scene already uses Space . N T 1 2 V H P
 # Escape F, the arrows and WASD (camera), +/- and Home; those are left alone. The action phase's kinds take the 16
-# free letters and the digits 3-9; the phase choices (which never share the bar with an action) take F1-F6.
+# free letters and the digits 3-9; the phase choices (which never share the bar with an action, except a spawned
+# unit's free move with Stay put) take F1-F12 and 0. A kind the core lists several times (a Reload or a grenade per
+# weapon, a Deploy per model) shares its key: the key moves the focus among them and Enter chooses.
 SHORTCUTS: Mapping[str, str] = MappingProxyType({
-    # the actions of an activation (CORE-3.3, COMBAT-4, TURN-6)
+    # the actions of an activation (CORE-3.3, CORE-3.4, COMBAT-4, TURN-6)
     "move": "M", "climb": "C", "jump": "J", "aim": "I", "alert": "L", "rally": "R", "reload": "Q",
     "use_item": "U", "task": "Y", "search": "Z", "bolt_toss": "B", "order": "O", "shoot": "X", "melee": "K",
     "grenade": "G", "end": "E",
     "inspect": "3", "recover": "4", "withdraw": "5", "template": "6", "flame": "7", "search_anomaly": "8",
     "break_alliance": "9",
-    # the phase choices (TURN-4, CORE-3.1.PASS, TURN-5, TURN-7)
-    "go_first": "F1", "pass": "F2", "activate": "F3", "deploy": "F4", "interrupt": "F5", "decline": "F6",
+    # the phase choices (CORE-3.1.PASS, TURN-4, TURN-5, TURN-7, COMBAT-4.2.PARRY, COMBAT-4.4.MEDKIT-DELAY, TURN-8)
+    "go_first": "F1", "pass": "F2", "activate": "F3", "deploy": "F4", "interrupt": "F5", "interrupt_move": "F6",
+    "decline": "F7", "medkit": "F8", "decline_medkit": "F9", "parry": "F10", "hostile_roll": "F11",
+    "found_item": "F12", "stay": "0",
 })
 
 BUTTON_H = 30
@@ -98,14 +102,20 @@ def tooltip_for(option: OptionLike) -> str:
     if not option.legal:
         rule = f" ({option.reason_rule})" if option.reason_rule else ""
         return f"why not: {option.reason or 'not possible now'}{rule}"
-    what = _doc_sentence(option.actions[0]) if option.actions else ""
-    cost = "free" if option.cost == 0 else f"{option.cost} action{'s' if option.cost != 1 else ''}"
-    text = f"{option.label}: {what} ({option.rule}), {cost}" if what else f"{option.label} ({option.rule}), {cost}"
+    what, tail = _legal_parts(option)
+    return f"{option.label}: {what} ({option.rule}), {tail}" if what else f"{option.label} ({option.rule}), {tail}"
+
+
+def _legal_parts(option: OptionLike) -> tuple[str, str]:
+    """A legal option's description (its Action's docstring, "" without one) and its cost and next pick."""
+    example = option.actions[0] if option.actions else getattr(option, "example", None)  # a point option's
+    what = _doc_sentence(example) if example is not None else ""
+    tail = "free" if option.cost == 0 else f"{option.cost} action{'s' if option.cost != 1 else ''}"
     if option.needs == "target" and len(option.actions) > 1:
-        text += "; then pick the target"
+        tail += "; then pick the target"
     elif option.needs == "point":
-        text += "; then pick a point on the table"
-    return text
+        tail += "; then pick a point on the table"
+    return what, tail
 
 
 class ActionBar:
@@ -220,12 +230,16 @@ class ActionBar:
         kind = self._key_codes().get(ev.key)
         if kind is None:
             return False
-        i = next((j for j, o in enumerate(self.options) if o.kind == kind), None)
-        if i is None:
+        same = [j for j, o in enumerate(self.options) if o.kind == kind]
+        if not same:
             return False
-        if not self.options[i].legal:
-            self.focus = i  # a keyboard player learns why not, as a mouse player does by hovering
-        self.choose(i)
+        if len(same) > 1:  # several of a kind (a grenade per type): the key walks them, Enter chooses
+            later = [j for j in same if self.focus is not None and j > self.focus]
+            self.focus = later[0] if later and self.focus in same else same[0]
+            return True
+        if not self.options[same[0]].legal:
+            self.focus = same[0]  # a keyboard player learns why not, as a mouse player does by hovering
+        self.choose(same[0])
         return True
 
     def _key_codes(self) -> dict[int, str]:
@@ -233,8 +247,9 @@ class ActionBar:
 
         if self._keys is None:
             self._keys = {pygame.key.key_code(key.lower()): kind for kind, key in SHORTCUTS.items()}
-            keypad = dict(zip("3456789", (pygame.K_KP3, pygame.K_KP4, pygame.K_KP5, pygame.K_KP6, pygame.K_KP7,
-                                          pygame.K_KP8, pygame.K_KP9), strict=True))
+            pad = (pygame.K_KP0, pygame.K_KP3, pygame.K_KP4, pygame.K_KP5, pygame.K_KP6, pygame.K_KP7, pygame.K_KP8,
+                   pygame.K_KP9)
+            keypad = dict(zip("03456789", pad, strict=True))
             self._keys.update({keypad[key]: kind for kind, key in SHORTCUTS.items() if key in keypad})
         return self._keys
 
@@ -380,10 +395,9 @@ class ActionBar:
         key = self.shortcut(option)
         head = f"{option.label}" + (f"  [{key}]" if key else "") + ("" if legal else "  (not now)")
         most = min(TIP_MAX_W, self.rect.w - 2 * GAP) if self.rect is not None else TIP_MAX_W
-        if text.startswith(f"{option.label}: "):  # the heading names it already
-            text = text[len(option.label) + 2:]
-        elif text.startswith(f"{option.label} ("):
-            text = text[len(option.label) + 1:]
+        if legal:  # the heading names it already
+            what, tail = _legal_parts(option)
+            text = f"{what} ({option.rule}), {tail}" if what else f"{option.rule}, {tail}"
         body = wrap(text, body_f, most - 20)
         w = min(most, max(head_f.size(head)[0], *(body_f.size(b)[0] for b in body)) + 20)
         h = 12 + head_f.get_linesize() + body_f.get_linesize() * len(body)

@@ -92,7 +92,8 @@ def test_shortcuts_are_unique_and_clear_of_the_battle_keys() -> None:
     for kind in ("move", "climb", "jump", "aim", "alert", "rally", "recover", "reload", "use_item", "task", "search",
                  "search_anomaly", "inspect", "bolt_toss", "order", "withdraw", "shoot", "melee", "grenade",
                  "template", "flame", "break_alliance", "end", "deploy", "activate", "go_first", "pass",
-                 "interrupt", "decline"):
+                 "interrupt", "interrupt_move", "decline", "medkit", "decline_medkit", "parry", "hostile_roll",
+                 "found_item", "stay"):
         assert kind in SHORTCUTS, kind
     assert "X shoot" in shortcuts_text()
 
@@ -150,6 +151,41 @@ def test_phase_choices_and_digits_have_their_keys(bar: Any) -> None:
     assert bar.handle(_key(pygame.K_KP3)) and bar.handle(_key(pygame.K_3))
     assert bar.chosen == [first]
     assert bar.tooltip_text() == "why not: no location in 12\" (CORE-3.3.INSPECT)"
+
+
+def test_a_key_shared_by_several_options_walks_them_and_enter_chooses(bar: Any) -> None:
+    import pygame
+
+    from game.core.actions import ThrowGrenade
+
+    hand = Option("grenade", "Throw Hand Grenade", "CORE-3.3.GRENADE", (), "point", "", "", 1)
+    smoke = Option("grenade", "Throw Smoke Grenade", "CORE-3.3.GRENADE", (), "point", "", "", 1)
+    bar.set_options([OPTIONS[0], hand, smoke, OPTIONS[-1]])
+    assert bar.handle(_key(pygame.K_g))
+    assert bar.focus == 1 and bar.chosen == []
+    assert bar.handle(_key(pygame.K_g))
+    assert bar.focus == 2
+    assert bar.handle(_key(pygame.K_g))
+    assert bar.focus == 1  # round again
+    assert bar.handle(_key(pygame.K_RETURN))
+    assert bar.chosen == [hand]
+    assert bar.handle(_key(pygame.K_m))  # one Move: chosen at once
+    assert bar.chosen == [hand, OPTIONS[0]]
+
+    @dataclass(frozen=True, slots=True)
+    class PointOption(Option):
+        example: Any = None
+
+    throw = PointOption("grenade", "Throw Hand Grenade", "CORE-3.3.GRENADE", (), "point", "", "", 1,
+                        ThrowGrenade(U, "hand_grenade", 1.0, 2.0))
+    assert tooltip_for_(throw) == ("Throw Hand Grenade: Prepare and throw one grenade at a point, direct or indirect "
+                                   "(CORE-3.3.GRENADE), 1 action; then pick a point on the table")
+
+
+def tooltip_for_(option: Any) -> str:
+    from game.client.actionbar import tooltip_for
+
+    return tooltip_for(option)
 
 
 def test_a_legal_option_says_what_it_does_its_rule_cost_and_what_is_picked_next() -> None:
