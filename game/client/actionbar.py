@@ -285,8 +285,8 @@ class ActionBar:
         return rows
 
     def _place(self) -> None:
-        """Lay the buttons out left to right, wrapping to a second row; when two rows at the normal size do not
-        hold them, the smaller font, then shortened labels."""
+        """Lay the buttons out left to right, wrapping to a second row; when two rows do not hold them, the labels
+        without their bracketed cost, then the smaller font, then shortened labels."""
         import pygame
 
         self.buttons = []
@@ -295,19 +295,18 @@ class ActionBar:
             self._labels = [o.label for o in self.options]
             return
         room = self.rect.w - 2 * GAP
-        labels = [o.label for o in self.options]
+        full = [o.label for o in self.options]
+        short = [_BRACKETS.sub("", lab) or lab for lab in full]  # the cost in brackets is in the tooltip too
         rows: list[list[int]] = []
         widths: list[int] = []
-        for size in LABEL_SIZE:
+        labels = full
+        for size, labels in ((s, lab) for s in LABEL_SIZE for lab in (full, short)):
             self._label_size = size
             widths = self._widths(size, labels)
             rows = self._rows(widths, room)
             if len(rows) <= MAX_ROWS:
                 break
-        if len(rows) > MAX_ROWS:  # the cost in brackets is in the tooltip too
-            labels = [_BRACKETS.sub("", lab) or lab for lab in labels]
-            widths = self._widths(self._label_size, labels)
-            rows = self._rows(widths, room)
+        labels = list(labels)
         while len(rows) > MAX_ROWS and max(len(lab) for lab in labels) > 4:
             i = max(range(len(labels)), key=lambda j: (len(labels[j]), -j))
             labels[i] = labels[i].rstrip("\u2026")[:-1].rstrip() + "\u2026"
