@@ -400,7 +400,7 @@ class _Query:
 
         bf = self.st.battlefield
         here = walking_level(bf, m.x, m.y, m.z)
-        stay: list[Action] = [Jump(uid, (m.x, m.y, m.z))]
+        stay: list[Action] = [self.jump(uid, m, (m.x, m.y, m.z))]
         if here is None or here.support is None:
             return stay
         pos = Point(m.x, m.y)
@@ -413,9 +413,16 @@ class _Query:
             if inner.is_empty:
                 continue
             _, spot = nearest_points(pos, inner)
-            found.append((spot.distance(pos), Jump(uid, (round(spot.x, 4), round(spot.y, 4), lv.z))))
+            found.append((spot.distance(pos), self.jump(uid, m, (round(spot.x, 4), round(spot.y, 4), lv.z))))
         found.sort(key=lambda t: t[0])
         return [a for _, a in found[:4]] or stay
+
+    def jump(self, uid: str, m: ModelState, to: tuple[float, float, float]) -> Jump:
+        """The unit's Jump with its lead model `m` landing at `to` and the others staying put (CORE-3.7)."""
+        live = [x for x in self.st.unit_models(uid) if x.in_play]
+        if len(live) <= 1:
+            return Jump(uid, to)
+        return Jump.of_unit(uid, {x.id: (list(to) if x.id == m.id else []) for x in live})
 
     def withdraw(self, uid: str, m: ModelState) -> Option | None:
         """COMBAT-4.3.WITHDRAW: out of a melee to a point; refused when not Engaged (or Pinned, prone...)."""
