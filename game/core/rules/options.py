@@ -234,6 +234,52 @@ class _Query:
         others = [e for e in self.st.models.values() if e.in_play and e.side != m.side]
         return sorted(others, key=lambda e: (_dist(m, e.x, e.y), e.id))
 
+    def item(self, iid: str) -> str:
+        if iid in self.cat.equipment_items:
+            return self.cat.equipment(iid).name
+        return self.cat.grenade(iid).name if iid in self.cat.grenades else iid
+
+    def place(self, lid: str) -> str:
+        loc = self.st.locations.get(lid)
+        return loc.name if loc is not None else lid
+
+    def describe(self, a: Action) -> str:
+        """A picker row for one instance (see `describe`)."""
+        st = self.st
+        if isinstance(a, RangedAttack):
+            return f"{self.weapon(a.weapon)} at {self.name(a.target)}" + (" (Unload)" if a.unload else "")
+        if isinstance(a, MeleeAttack):
+            return f"{self.weapon(a.weapon)} on {self.name(a.target)}"
+        if isinstance(a, Activate):
+            return self.name(a.unit)
+        if isinstance(a, (Aim, Alert, Rally, Recover, EndActivation, StayPut)):
+            return {"EndActivation": "End Activation", "StayPut": "Stay put"}.get(type(a).__name__, type(a).__name__)
+        if isinstance(a, Reload):
+            return f"Reload {self.weapon(a.weapon)}"
+        if isinstance(a, UseItem):
+            return f"{self.item(a.item)} on {self.name(a.target)}" if a.target else self.item(a.item)
+        if isinstance(a, ComplexTask):
+            task = st.tasks.get(a.task)
+            return task.name if task is not None else a.task
+        if isinstance(a, (Search, SearchAnomaly, Inspect, BoltToss)):
+            return self.place(a.location)
+        if isinstance(a, Order):
+            return f"Order {self.name(a.recipient)}: {self.describe(a.action)}"
+        if isinstance(a, Interrupt):
+            return self.describe(a.action)
+        if isinstance(a, Parry):
+            return f"Parry {a.hits} hit(s)"
+        if isinstance(a, ChooseHostileRoll):
+            return f"Result {a.result}"
+        if isinstance(a, ChooseFoundItem):
+            return self.item(a.item)
+        if isinstance(a, ChooseInitiative):
+            return "Go First" if a.go_first else "Pass"
+        if isinstance(a, BreakAlliance):
+            side = next((x.name for x in st.sides if x.id == a.side), a.side)
+            return f"Break the alliance with {side}"
+        return type(a).__name__
+
     # -- the phases ------------------------------------------------------------------------------------------------
     def deploy(self) -> list[Option]:
         """TURN-4: each undeployed model of the deciding side, at a point the player picks in its zone."""
@@ -515,6 +561,13 @@ class _Query:
         return out
 
 
+def describe(state: GameState, action: Action) -> str:
+    """What a picker row says for one instance of an option, in catalog and model names: "Assault Rifle at Zombies
+    (Unload)", "Med-Kit on Orest Hlyna", "Order Sergeant Marta Vyun: Aim", "Parry 2 hit(s)"."""
+    q = _Query(state)
+    return q.describe(action)
+
+
 def _about_path(err: IllegalAction) -> bool:
     """A refusal of the zero-length probe that concerns the path or position the client will supply."""
     return err.rule in PATH_RULES
@@ -529,4 +582,4 @@ def legal_actions(opts: Iterable[Option]) -> list[Action]:
     return [a for o in opts for a in o.actions]
 
 
-__all__ = ["Option", "legal_actions", "options"]
+__all__ = ["Option", "describe", "legal_actions", "options"]

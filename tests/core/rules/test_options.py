@@ -11,7 +11,7 @@ import pytest
 from game.client.driver import InlineDriver
 from game.client.session import open_session
 from game.client.setup import GameSetup
-from game.core.actions import Action, Alert, EndActivation, IllegalAction
+from game.core.actions import Action, Alert, EndActivation, IllegalAction, RangedAttack
 from game.core.rules import apply, remaining, validate
 from game.core.rules.options import Option, options
 from game.core.state import GameState, Phase
@@ -259,20 +259,46 @@ def test_another_units_options_are_all_refused(ishikhov: list[GameState]) -> Non
 
 
 def test_options_of_a_mid_game_activation_are_fast(ishikhov: list[GameState]) -> None:
-    """The bar asks at every decision: an activated unit on Ishikhov mid-game (turn 2-3, hostiles on the table)
-    takes < 30 ms (measured 5-15 ms on the worst of these states, 2-core box under load: ~12 ms median)."""
-    mids = [s for s in ishikhov if s.phase is Phase.ACTION and s.turn >= 2][:12]
-    assert len(mids) >= 6
-    worst = 0.0
+    """The bar asks at every decision: an activated unit on Ishikhov mid-game (turns 2-3, hostiles on the table)
+    takes < 30 ms. Measured (best of 5 runs per state, 2-core box under load): worst 8.5 ms, median 2.1 ms; the
+    worst state of turn 1 (11 enemies in view, a Leader's Orders, Unload) ~12 ms."""
+    mids = [s for s in ishikhov if s.phase is Phase.ACTION and s.turn >= 2]
+    assert len(mids) >= 20
+    times = []
     for st in mids:
         options(st)  # warm the battlefield caches as the client's first frame does
-        best = min(_timed(st) for _ in range(5))
-        worst = max(worst, best)
-    print(f"options(): worst of {len(mids)} mid-game Ishikhov activations {worst * 1000:.1f} ms (best of 5 runs)")
-    assert worst < 0.030
+        times.append(min(_timed(st) for _ in range(5)))
+    times.sort()
+    print(f"options(): {len(mids)} mid-game Ishikhov activations, median {times[len(times) // 2] * 1000:.1f} ms, "
+          f"worst {times[-1] * 1000:.1f} ms (best of 5 runs each)")
+    assert times[-1] < 0.030
 
 
 def _timed(st: GameState) -> float:
     t = time.perf_counter()
     options(st)
     return time.perf_counter() - t
+
+
+def test_picker_rows_use_catalog_and_model_names(every_state: list[tuple[GameState, list[Option]]]) -> None:
+    """`describe` names a shot by the catalog's weapon and the target's name, an Activate by the unit's model."""
+    from game.core.catalog import load_catalog
+    from game.core.rules import settings_of
+    from game.core.rules.options import describe
+
+    shots = 0
+    for st, opts in _action_states(every_state):
+        cat = load_catalog(settings_of(st))
+        for o in opts:
+            for a in o.actions:
+                text = describe(st, a)
+                assert text and "_" not in text, text
+                if isinstance(a, RangedAttack):
+                    shots += 1
+                    assert text.startswith(f"{cat.weapon(a.weapon).name} at {st.models[a.target].profile.name}")
+                    assert text.endswith("(Unload)") == a.unload
+    assert shots > 50
+    st, opts = next((s, o) for s, o in every_state if s.phase is Phase.ACTIVATE)
+    (act,) = opts
+    assert [describe(st, a) for a in act.actions] == [
+        st.models[st.units[a.unit].models[0]].profile.name for a in act.actions]  # type: ignore[attr-defined]
