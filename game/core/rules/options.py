@@ -3,7 +3,7 @@ why not (the action bar greys an illegal action with its reason and rule ID; iss
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from game.core.actions import (
@@ -73,7 +73,9 @@ class Option:
     as is, "target" (pick one of `actions`), "point" (the client supplies a point on the table, builds the Action from
     `example` and `actor`, and calls `validate` itself). `reason`/`reason_rule`: IllegalAction.reason and .rule when
     illegal now. `cost`: the actions it spends. `actor`: the unit acting (for "deploy", the model placed). `example`:
-    a legal instance of a point option, or for an illegal option the instance whose refusal is `reason`."""
+    for a point option the probe instance the client copies with its own point (a zero-length Move, a grenade at the
+    nearest enemy: legal as it stands unless its refusal was about the point alone); for an illegal option the
+    instance whose refusal `reason` is."""
 
     kind: str
     label: str
@@ -577,9 +579,4 @@ def _costed(label: str, cost: int) -> str:
     return f"{label} ({cost} actions)" if cost > 1 else label
 
 
-def legal_actions(opts: Iterable[Option]) -> list[Action]:
-    """Every legal instance the options list (the point options excepted)."""
-    return [a for o in opts for a in o.actions]
-
-
-__all__ = ["Option", "describe", "legal_actions", "options"]
+__all__ = ["Option", "describe", "options"]

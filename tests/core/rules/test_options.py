@@ -302,3 +302,44 @@ def test_picker_rows_use_catalog_and_model_names(every_state: list[tuple[GameSta
     (act,) = opts
     assert [describe(st, a) for a in act.actions] == [
         st.models[st.units[a.unit].models[0]].profile.name for a in act.actions]  # type: ignore[attr-defined]
+
+
+def test_a_hostile_roll_and_a_found_item_offer_every_allowed_pick() -> None:
+    """HOSTILE-8.3.ROLL / GAP-52: after an Inspect the triggering player picks the D6 or its shift; GAP-57: a 6 on an
+    equipment roll offers every item of that table. Small scripted boards (as in test_spawn and test_salvage); the
+    searched location also shows an anomaly (GAP-54), so Search Anomaly joins the searcher's bar."""
+    from game.core.actions import Inspect, Move, Search
+    from game.core.dice import ScriptedDice
+    from game.core.rules.context import read_ctx
+    from game.core.rules.options import describe
+    from game.core.rules.salvage import table_items
+    from game.core.state import LocationState
+    from tests.enginekit import activate, game, profile
+    from tests.zonekit import zone_game
+
+    st = game([("a1", "a", profile(move=16.0), (5.0, 15.0)), ("b1", "b", profile(), (34.0, 34.0))])
+    st.locations["hs"] = LocationState("hs", "the hs", "hotspot", 15.0, 15.0, 1)
+    activate(st, "a1")
+    st.activation.budget = 3  # type: ignore[union-attr]
+    apply(st, Inspect("a1", "hs"))
+    apply(st, Move("a1", ((12.0, 15.0),)), ScriptedDice([6]))
+    assert st.phase is Phase.HOSTILE_ROLL
+    (pick,) = options(st)
+    assert pick.kind == "hostile_roll" and pick.needs == "target"
+    assert [a.result for a in pick.actions] == [5, 6]  # type: ignore[attr-defined]
+
+    st = zone_game([("a1", "a", profile(), (15.6, 15.0)), ("b1", "b", profile(), (34.0, 34.0))])
+    st.locations["hs"] = LocationState("hs", "the shed", "hotspot", 15.0, 15.0, 2, triggered=True)
+    activate(st, "a1")
+    apply(st, Search("a1", "hs"), ScriptedDice([5, 6, 2]))  # TL2 roll 5: two Basic rolls (a 6, a 2), an anomaly
+    assert st.phase is Phase.FOUND_ITEM
+    (found,) = options(st)
+    assert found.kind == "found_item" and found.legal
+    assert [a.item for a in found.actions] == table_items(read_ctx(st), "basic")  # type: ignore[attr-defined]
+    after = st.clone()
+    apply(after, found.actions[0])
+    assert after.phase is Phase.ACTION
+    bar = options(after)
+    anomaly, search = _of(bar, "search_anomaly"), _of(bar, "search")
+    assert anomaly.legal and describe(after, anomaly.actions[0]) == "the shed"
+    assert not search.legal and search.reason_rule == "SALVAGE-8.4.SEARCH"
