@@ -422,7 +422,10 @@ class _Query:
                                    actor=uid))
             out.append(self.choice("melee", "Melee", "COMBAT-4.2", self.attacks(uid, m, blows=True), actor=uid))
         out += self.blasts(uid, m, enemies)
-        out.append(self.choice("end", "End Activation", "TURN-6", [EndActivation(uid)], actor=uid))
+        act = st.activation
+        owed = act is not None and act.extra_left > 0 and act.extra_unit == uid  # GAP-12: EndActivation forgoes it
+        out.append(self.choice("end", "Forgo the extra action" if owed else "End Activation",
+                               "GAP-12" if owed else "TURN-6", [EndActivation(uid)], actor=uid))
         return [o for o in out if o is not None]
 
     def movement(self, uid: str, m: ModelState) -> list[Option | None]:
