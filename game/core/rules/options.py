@@ -45,7 +45,7 @@ from game.core.actions import (
 from game.core.catalog import Catalog, Special, Template, load_catalog
 from game.core.geometry.terrain import levels, walking_level
 from game.core.rules.apply import validate
-from game.core.rules.context import Ctx, NoDice, settings_of
+from game.core.rules.context import Ctx, NoDice, read_ctx, settings_of
 from game.core.rules.dispatch import ACTIONS
 from game.core.rules.factions import alliance_targets
 from game.core.rules.flow import eligible_units, window_kits
@@ -334,8 +334,6 @@ class _Query:
 
     def found_item(self) -> list[Option]:
         """GAP-57: any item of the equipment table whose 6 was rolled."""
-        from game.core.rules.context import read_ctx
-
         side = self.st.deciding
         items = table_items(read_ctx(self.st), str(self.st.found_choices[0]["table"]))
         opt = self.choice("found_item", "Choose an item", "GAP-57", [ChooseFoundItem(side, i) for i in items])
