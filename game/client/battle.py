@@ -194,8 +194,6 @@ class BattleScene(Scene):
             w.update(dt)
         if self.message_t > 0:
             self.message_t -= dt
-        if self.seat is not None:
-            self.seat.refresh()
         if self.session.over:
             self._finish()
         else:
@@ -205,6 +203,8 @@ class BattleScene(Scene):
                 self.playing = False
                 self.app.show_error("The agents stopped", str(exc))
                 return
+        if self.seat is not None:
+            self.seat.refresh()  # after the agents' action: the player's options are those of the state drawn
         self.hud.status = self._status()
 
     def _advance(self, dt: float) -> None:

@@ -109,8 +109,16 @@ class Camera:
         return changed
 
     def _clamp(self) -> None:
-        """Keep some of the table in view: its edge may not pass beyond the view's middle."""
+        """Keep the table in view: along a side where it fits the view it stays centred; where it is larger, its
+        edge may come in by at most a quarter of the view (room to see past the edge, never an empty view)."""
         x, y, w, h = self.view
         tw, th = self.table[0] * self.ppi, self.table[1] * self.ppi
-        self.ox = min(x + w / 2, max(x + w / 2 - tw, self.ox))
-        self.oy = min(y + h / 2, max(y + h / 2 - th, self.oy))
+        self.ox = _clamped(self.ox, x, w, tw)
+        self.oy = _clamped(self.oy, y, h, th)
+
+
+def _clamped(o: float, start: float, size: float, extent: float) -> float:
+    if extent <= size:
+        return start + (size - extent) / 2
+    room = 0.25 * size
+    return min(start + room, max(start + size - extent - room, o))

@@ -23,13 +23,6 @@ TARGETED = frozenset({"shoot", "melee", "activate", "interrupt"})  # a "target" 
 ATTACKS = frozenset({"shoot", "melee", "grenade", "template", "flame"})
 
 
-def _short(a: Action) -> str:
-    """An action instance in a few words, for a button that stands for one instance."""
-    data = a.to_json()
-    keep = [f"{v}" for k, v in data.items() if k not in ("type", "unit", "side") and not isinstance(v, (list, dict))]
-    return ", ".join(keep) or str(data.get("type", ""))
-
-
 class Seat:
     """The player's hands for the sides the session marks HUMAN; the battle scene routes input here while one of
     them must decide."""
@@ -76,7 +69,7 @@ class Seat:
         from game.core.rules.options import options
 
         st = self.state
-        unit = st.activation.unit if st.activation is not None else None
+        unit = st.activation.unit if st.activation is not None and st.phase is Phase.ACTION else None
         self.options = self._expand(options(st, unit))
         self.bar.set_options(self.options)
         self.note = self._ask()
@@ -88,12 +81,14 @@ class Seat:
             self.select(st.units[unit].models[0])
 
     def _expand(self, opts: list[Any]) -> list[Any]:
-        """A "target" option the board cannot pick (a reload's weapon, a task, a Med-Kit's patient...) becomes one
-        button per instance."""
+        """A "target" option the board cannot pick (a task, a Med-Kit's patient, an Order's recipient...) becomes
+        one button per instance, each labelled by the core's `describe`."""
+        from game.core.rules.options import describe
+
         out: list[Any] = []
         for o in opts:
             if o.needs == "target" and o.kind not in TARGETED and len(o.actions) > 1:
-                out += [replace(o, label=f"{o.label}: {_short(a)}", actions=(a,), needs="") for a in o.actions]
+                out += [replace(o, label=describe(self.state, a), actions=(a,), needs="") for a in o.actions]
             else:
                 out.append(o)
         return out
@@ -194,12 +189,14 @@ class Seat:
         if opt.kind == "deploy":
             from game.core.rules.moveplan import goal_level
 
-            model = getattr(opt, "model", None) or opt.label.removeprefix("Deploy ").strip()
-            mid = next((m.id for m in st.models.values() if not m.deployed and m.side == st.deciding
-                        and (m.id == model or m.profile.name == model)), None)
-            if mid is None:
-                return None
-            return Deploy(mid, round(point[0], 4), round(point[1], 4), goal_level(st, point[0], point[1], 0.0))
+            return Deploy(opt.actor, round(point[0], 4), round(point[1], 4), goal_level(st, point[0], point[1], 0.0))
+        if opt.kind in ("grenade", "template") and opt.example is not None:
+            return replace(opt.example, x=round(point[0], 4), y=round(point[1], 4))
+        if opt.kind == "flame" and opt.example is not None and st.activation is not None:
+            import math
+
+            lead = next(st.models[m] for m in st.units[st.activation.unit].models if st.models[m].in_play)
+            return replace(opt.example, angle=round(math.atan2(point[1] - lead.y, point[0] - lead.x), 4))
         if opt.kind == "move" and st.activation is not None:
             from game.core.rules.moveplan import plan_move
 

@@ -42,9 +42,13 @@ def test_camera_keeps_the_table_in_view() -> None:
     cam = Camera(table=(48.0, 48.0))
     cam.set_view((0, 0, 1000, 800))
     cam.fit()
+    centred = cam.to_screen((0.0, 0.0))
+    cam.pan(300, -200)
+    assert cam.to_screen((0.0, 0.0)) == pytest.approx(centred)  # at fit the table fits: it stays centred
+    cam.zoom_by(3.0, (500.0, 400.0), eased=False)
     cam.pan(1e6, -1e6)
     sx, sy = cam.to_screen((0.0, 48.0))
-    assert sx <= 500 + 1e-6 and sy >= 400 - 1e-6  # an edge of the table reaches at most the view's middle
+    assert sx == pytest.approx(250) and sy == pytest.approx(600)  # an edge comes in a quarter of the view at most
 
 
 @pytest.fixture(scope="module")
