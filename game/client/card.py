@@ -16,8 +16,9 @@ TL_NAMES = MappingProxyType({0: "White", 1: "Blue", 2: "Yellow", 3: "Red"})  # M
 VICTORY_TEXT = MappingProxyType({  # `scen.victory` as the card says it (SCEN-10.5.VICTORY)
     "objective_then_advances": "the crew that completes the Mission Objective wins; otherwise the crew that earned "
                                "more advances this mission (POST-8.5.EARN); level: a draw (SCEN-10.5.VICTORY)"})
-AGENT_LABELS = MappingProxyType({"normal": "autopilot, normal", "easy": "autopilot, easy", "hard": "autopilot, hard",
-                                 "random": "random legal actions"})  # game.sim.simulate.AGENTS, as a player reads them
+AGENT_LABELS = MappingProxyType({"human": "you, at this computer", "normal": "autopilot, normal",
+                                 "easy": "autopilot, easy", "hard": "autopilot, hard", "random": "random legal actions",
+                                 "nobody": "nobody: solo against the Zone"})  # seats and AGENTS, in words
 SEED_MAX = 2**64 - 1  # game.sim.options.SEED_MAX: the PRNG takes 64 bits; a larger seed is refused, never reduced
 
 

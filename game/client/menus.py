@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from game.client.card import AGENT_LABELS, SEED_MAX, Card, scenario_card, table_picture
 from game.client.scene import Scene
-from game.client.setup import DEFAULT_SCENARIO, GameSetup
+from game.client.setup import DEFAULT_SCENARIO, HUMAN, GameSetup
 from game.client.theme import THEME, font, side_colour
 from game.client.ui import Button, Buttons, Ink, clip, dim, draw_button, fit, panel
 
@@ -94,7 +94,11 @@ class TitleScene(Scene):
 
 
 # -- the scenario choice --------------------------------------------------------------------------------------------
-Row = tuple[str, int]  # ("scenario", i), ("seed", 0), ("agent", crew index), ("start", 0), ("back", 0)
+Row = tuple[str, int]  # ("scenario", i), ("seed", 0), ("agent", crew index), ("difficulty", 0), ("start", 0), ...
+NOBODY = "nobody"  # a crew left out: the first crew plays solo against the Zone
+DIFFICULTIES = ("book", "easy", "hard", "brutal")  # hostiles.difficulty (HOSTILE-8.3.SCALING); book first
+DIFFICULTY_LABELS = {"book": "as the book has them", "easy": "easy: weaker", "hard": "hard: tougher",
+                     "brutal": "brutal: much tougher"}
 
 
 def campaign_order(names: Sequence[str]) -> list[str]:
@@ -128,7 +132,8 @@ class ChooseScene(Scene):
 
         self.scenarios = list(scenarios) if scenarios is not None else campaign_order(known_scenarios())
         order = (DEFAULT_AGENT, "normal", "easy", "hard", "random")
-        self.agent_ids = sorted(AGENTS, key=lambda a: (order.index(a) if a in order else len(order), a))
+        self.agent_ids = [HUMAN] + sorted(AGENTS, key=lambda a: (order.index(a) if a in order else len(order), a))
+        self.difficulty = DIFFICULTIES[0]  # the Zone's hostiles (hostiles.difficulty, HOSTILE-8.3.SCALING)
         self.ink = Ink()
         self.selected = 0
         self.seed = 1
@@ -155,13 +160,14 @@ class ChooseScene(Scene):
         if not self.scenarios:
             return
         self.selected = max(0, min(len(self.scenarios) - 1, i))
-        self.agents = [self.agent_ids[0]] * len(self.card.crews)
+        self.agents = [HUMAN] + [self.agent_ids[1]] * (len(self.card.crews) - 1)  # you, against the autopilot
         self.scroll = 0
 
     def rows(self) -> list[Row]:
         out: list[Row] = [("scenario", i) for i in range(len(self.scenarios))]
         out.append(("seed", 0))
         out.extend(("agent", k) for k in range(len(self.agents)))
+        out.append(("difficulty", 0))
         if self.card.error is None:
             out.append(("start", 0))
         out.append(("back", 0))
@@ -196,13 +202,22 @@ class ChooseScene(Scene):
         self.typing, self.seed = text, int(text or "0")
 
     def cycle_agent(self, k: int, step: int) -> None:
+        """Who plays crew k: you, an autopilot or the random agent; the crews after the first may also stay out
+        (NOBODY: the first crew plays solo against the Zone)."""
         if 0 <= k < len(self.agents):
-            ids = self.agent_ids
+            ids = self.agent_ids + ([NOBODY] if k > 0 else [])
             self.agents[k] = ids[(ids.index(self.agents[k]) + step) % len(ids)] if self.agents[k] in ids else ids[0]
 
+    def cycle_difficulty(self, step: int) -> None:
+        i = DIFFICULTIES.index(self.difficulty)
+        self.difficulty = DIFFICULTIES[(i + step) % len(DIFFICULTIES)]
+
     def setup(self) -> GameSetup:
-        return GameSetup(scenario=self.scenarios[self.selected], seed=self.seed, agents=tuple(self.agents),
-                         autoplay=True)
+        solo = len(self.agents) > 1 and all(a == NOBODY for a in self.agents[1:])
+        agents = tuple(self.agents[:1]) if solo else tuple(a if a != NOBODY else self.agent_ids[1]
+                                                           for a in self.agents)
+        return GameSetup(scenario=self.scenarios[self.selected], seed=self.seed, agents=agents, autoplay=True,
+                         solo=solo, difficulty=None if self.difficulty == DIFFICULTIES[0] else self.difficulty)
 
     def start(self) -> None:
         if self.scenarios and self.card.error is None:
@@ -238,6 +253,8 @@ class ChooseScene(Scene):
                 self.change_seed(step)
             elif kind == "agent":
                 self.cycle_agent(k, step)
+            elif kind == "difficulty":
+                self.cycle_difficulty(step)
             elif kind in ("start", "back"):
                 self.move_focus(step)
         elif key in (pg.K_PLUS, pg.K_KP_PLUS, pg.K_EQUALS) or uni == "+":
@@ -254,6 +271,8 @@ class ChooseScene(Scene):
             self.back() if kind == "back" else self.start()
         elif key == pg.K_SPACE and kind == "agent":
             self.cycle_agent(k, 1)
+        elif key == pg.K_SPACE and kind == "difficulty":
+            self.cycle_difficulty(1)
         elif key == pg.K_SPACE and kind in ("start", "back"):
             self.back() if kind == "back" else self.start()
 
@@ -344,6 +363,13 @@ class ChooseScene(Scene):
                          functools.partial(self.cycle_agent, k, -1), functools.partial(self.cycle_agent, k, 1),
                          "<", ">")
             y += 42
+        if self.card.crews:
+            ink.text(surface, "The Zone's hostiles", (x, y), size=15, bold=True, colour=THEME.dim_ink)
+            y += 20
+            self.stepper(surface, pg.Rect(x, y, width, 34), ("difficulty", 0), DIFFICULTY_LABELS[self.difficulty],
+                         functools.partial(self.cycle_difficulty, -1), functools.partial(self.cycle_difficulty, 1),
+                         "<", ">")
+            y += 42
         y = max(y + 6, min(bottom - 48, y + 20))
         half = (width - 12) // 2
         start = Button("Start", self.start, enabled=self.card.error is None)
@@ -364,7 +390,7 @@ class ChooseScene(Scene):
             self.region(r, row, act)
             draw_button(surface, self.ink, Button(label, act), r, focused=focused, size=18)
         mid = self.region(pg.Rect(rect.x + rect.h + 6, rect.y, rect.w - 2 * rect.h - 12, rect.h), row, up
-                          if row[0] == "agent" else None)
+                          if row[0] in ("agent", "difficulty") else None)
         pg.draw.rect(surface, THEME.panel_hi if focused else THEME.panel, mid, border_radius=4)
         pg.draw.rect(surface, THEME.ink if focused else THEME.panel_edge, mid, 2 if focused else 1, border_radius=4)
         size = 18

@@ -111,10 +111,12 @@ def test_keyboard_title_to_a_started_game(app: App, started: list[GameSetup]) ->
     assert choose.seed == 2
     app.step([key(app, pg.K_4, "4"), key(app, pg.K_2, "2"), key(app, pg.K_7, "7"), key(app, pg.K_BACKSPACE)])
     assert choose.seed == 42 and choose.ink.has("42_")
-    app.step([key(app, pg.K_DOWN), key(app, pg.K_RIGHT)])  # the first crew's agent: normal -> easy
+    app.step([key(app, pg.K_DOWN), key(app, pg.K_RIGHT), key(app, pg.K_RIGHT)])  # the first crew: you -> normal -> easy
+    app.step([key(app, pg.K_DOWN), key(app, pg.K_DOWN), key(app, pg.K_RIGHT)])  # the Zone: book -> easy
     app.step([key(app, pg.K_RETURN)])
     name = choose.scenarios[choose.selected]
-    assert started == [GameSetup(scenario=name, seed=42, agents=("easy", "normal"), autoplay=True)]
+    assert started == [GameSetup(scenario=name, seed=42, agents=("easy", "normal"), autoplay=True,
+                                 difficulty="easy")]
     app.step([key(app, pg.K_ESCAPE)])
     assert app.top.name == "title" and app.errors == []  # Escape: back
 
@@ -150,7 +152,7 @@ def test_seed_buttons_and_agents_by_mouse(app: App, started: list[GameSetup]) ->
     app.step([])
     start = next(r for (row, _), r in rects.items() if row == ("start", 0))
     app.step(click(app, start.center))
-    assert started and started[0].seed == 3 and started[0].agents == ("normal", "easy")
+    assert started and started[0].seed == 3 and started[0].agents == ("human", "easy")  # you, against the autopilot
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -417,3 +419,21 @@ def test_a_long_summary_scrolls_in_a_small_window(app: App, mission_end: dict[st
     assert scene.scroll == deepest < 30 * 240  # as far as the longest column goes, no further
     app.step([key(app, app.pg.K_UP)])
     assert scene.scroll == deepest - 40 and app.errors == []
+
+
+def test_the_choice_offers_a_seat_solo_and_the_zones_difficulty(app: object) -> None:
+    from game.client.menus import NOBODY, ChooseScene
+
+    app.title()
+    choose = ChooseScene(app)
+    app.push(choose)
+    app.step([])
+    assert choose.agents[0] == "human" and choose.ink.has("you, at this computer")
+    while choose.agents[1] != NOBODY:
+        choose.cycle_agent(1, 1)
+    choose.cycle_difficulty(1)
+    choose.cycle_difficulty(1)
+    setup = choose.setup()
+    assert setup.solo and setup.agents == ("human",) and setup.difficulty == "hard"
+    app.step([])
+    assert choose.ink.has("nobody: solo against the Zone") and choose.ink.has("hard: tougher")
