@@ -113,7 +113,7 @@ class BattleScene(Scene):
             b = self.board_rect
             bar_h = 70
             self.seat.bar.layout(pygame.Rect(b.x, b.bottom - bar_h, b.w, bar_h))
-            self.seat.card.layout(pygame.Rect(b.x + 8, b.bottom - bar_h - 268, 300, 260))
+            self.seat.card.layout(pygame.Rect(b.x + 8, b.y + 8, 300, max(160, b.h - bar_h - 24)))
             self.seat.preview.layout(pygame.Rect(b.right - 350, b.y + 8, 340, 330))
 
     def handle(self, ev: pygame.event.Event) -> None:
@@ -124,6 +124,8 @@ class BattleScene(Scene):
                 return
             for w in (seat.bar, seat.preview, seat.card):
                 if w.handle(ev):
+                    if ev.type == pg.MOUSEMOTION:
+                        self.board.mouse = (-1.0, -1.0)  # over the bar: no hover card on the board under it
                     return
             if ev.type == pg.MOUSEMOTION and self.board_rect.collidepoint(ev.pos):
                 seat.hover(self.board.cam.to_table((float(ev.pos[0]), float(ev.pos[1]))))

@@ -107,7 +107,7 @@ def test_fuzz_5000_events_never_crash_and_the_state_stays_valid(app: object, see
     applied = 0
     seen: set[str] = set()
     while sent < 5000:
-        batch = [ev for _ in range(rng.randint(1, 4)) for ev in _random_event(pg, rng, app.size)]
+        batch = [ev for _ in range(rng.randint(1, 8)) for ev in _random_event(pg, rng, app.size)]
         sent += len(batch)
         app.step(batch)
         seen.add(app.top.name if app.top is not None else "")
