@@ -114,7 +114,7 @@ class BattleScene(Scene):
             bar_h = 70
             self.seat.bar.layout(pygame.Rect(b.x, b.bottom - bar_h, b.w, bar_h))
             self.seat.card.layout(pygame.Rect(b.x + 8, b.y + 8, 300, max(160, b.h - bar_h - 24)))
-            self.seat.preview.layout(pygame.Rect(b.right - 350, b.y + 8, 340, 330))
+            self.seat.preview.layout(pygame.Rect(b.right - 410, b.y + 8, 400, max(200, min(520, b.h - bar_h - 24))))
 
     def handle(self, ev: pygame.event.Event) -> None:
         pg = self.app.pg
