@@ -59,6 +59,7 @@ class BattleScene(Scene):
         self.dice.hold = DICE_HOLD_S
         self.widgets: list[Any] = [self.board, self.strip, self.hud, self.dice, self.log]
         self.seat: Any = None
+        self._card_rect: Any = None
         if session.human_sides:  # a player's seat: the action bar, the profile card and the attack preview
             from game.client.seat import Seat
 
@@ -89,6 +90,8 @@ class BattleScene(Scene):
 
     def leave(self) -> None:
         self.driver.stop()
+        if self.seat is not None:
+            self.seat.close()
         self._write_record()
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -134,6 +137,22 @@ class BattleScene(Scene):
         for w in (self.hud, self.dice, self.log, self.strip, self.board):  # the topmost first
             if w.handle(ev):
                 return
+
+    def _place_card(self, seat: Any) -> None:
+        """The profile card in the board's left corner away from the selected model (top-left, or above the bar
+        when the model stands in the top half), so it never hides what it describes."""
+        import pygame
+
+        b = self.board_rect
+        top = True
+        if seat.selected is not None and seat.selected in self.session.state.models:
+            x, y = self.board.screen_pos(seat.selected)
+            top = not (x < b.x + 330 and y < b.centery)
+        h = min(300, max(160, b.h // 2 - 50))
+        rect = pygame.Rect(b.x + 8, b.y + 8 if top else b.bottom - 78 - h, 300, h)
+        if rect != self._card_rect:
+            self._card_rect = rect
+            seat.card.layout(rect)
 
     def _board_click(self, point: tuple[float, float], model: str | None, button: int) -> None:
         if self.seat is not None and self.seat.active and not self.board.busy:
@@ -207,6 +226,7 @@ class BattleScene(Scene):
                 return
         if self.seat is not None:
             self.seat.refresh()  # after the agents' action: the player's options are those of the state drawn
+            self.seat.poll()
         self.hud.status = self._status()
 
     def _advance(self, dt: float) -> None:
@@ -327,6 +347,7 @@ class BattleScene(Scene):
         if seat is None or seat.armed is None:
             self.hud.draw_card(surface)
         if seat is not None:
+            self._place_card(seat)
             seat.card.draw(surface)
             seat.preview.draw(surface)
             seat.bar.draw(surface)

@@ -88,6 +88,9 @@ class BoardView:
         self.on_click: Callable[[Point, str | None, int], None] | None = None  # a click: table point, model, button
         self.plan_points: list[Point] = []  # a planned path to draw (the player's move preview)
         self.plan_ok = True  # whether that plan is a legal Move (drawn in the path colour, else grey)
+        self.reach_bands: list[Any] = []  # the player's reach bands (core ReachRegions), drawn under the plan
+        self._reach_img: Any = None
+        self._reach_key: tuple[Any, ...] | None = None
         self._marks: dict[int, Any] = {}  # casualty crosses by size
         self._hover_img: tuple[list[str], Any] | None = None  # the hover card's lines and its rendered picture
         self._still: Any = None  # the art and overlays composed for a view at rest
@@ -239,10 +242,44 @@ class BoardView:
             self.composed += 1
         surface.blit(self._still, self.rect, area=self.rect)
 
+    def set_reach(self, bands: Sequence[Any]) -> None:
+        """The reach bands to draw under the planned path (ReachRegions: this Move first, then with a second)."""
+        self.reach_bands = list(bands)
+        self._reach_key = None
+
+    def _draw_reach(self, surface: pygame.Surface) -> None:
+        """Each band translucent in the path colour, the nearer band stronger, cached while the view holds."""
+        import pygame
+
+        if not self.reach_bands:
+            return
+        key = (self.cam.view, self.cam.ppi, self.cam.ox, self.cam.oy, id(self.reach_bands))
+        if key != self._reach_key or self._reach_img is None:
+            img = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+            ox, oy = self.rect.x, self.rect.y
+            for k, region in reversed(list(enumerate(self.reach_bands))):
+                alpha = 70 if k == 0 else 34
+                for geom in region.regions.values():
+                    polys = list(getattr(geom, "geoms", [geom]))
+                    for poly in polys:
+                        if poly.is_empty or not hasattr(poly, "exterior"):
+                            continue
+                        pts = [(x - ox, y - oy) for x, y in (self.cam.to_screen(p) for p in poly.exterior.coords)]
+                        if len(pts) > 2:
+                            pygame.draw.polygon(img, (*THEME.path, alpha), pts)
+                            pygame.draw.lines(img, (*THEME.path, 160), True, pts, 1)
+                        for hole in poly.interiors:
+                            hp = [(x - ox, y - oy) for x, y in (self.cam.to_screen(p) for p in hole.coords)]
+                            if len(hp) > 2:
+                                pygame.draw.polygon(img, (0, 0, 0, 0), hp)
+            self._reach_img, self._reach_key = img, key
+        surface.blit(self._reach_img, self.rect)
+
     def _draw_plan(self, surface: pygame.Surface) -> None:
         """The player's planned path: the path colour when the Move is legal, grey when it is not, the end ringed."""
         import pygame
 
+        self._draw_reach(surface)
         if len(self.plan_points) < 2:
             return
         colour = THEME.path if self.plan_ok else THEME.los_blocked

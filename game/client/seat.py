@@ -44,6 +44,8 @@ class Seat:
         self.note = ""  # what the player is asked for, or why the last try was refused
         self._seen = -1  # the number of events the options were computed for
         self._hover: tuple[float, float] | None = None
+        self._pool: Any = None  # one thread for the reach bands
+        self._reach_job: tuple[int, Any] | None = None
 
     # -- state --------------------------------------------------------------------------------------------------
     @property
@@ -62,6 +64,7 @@ class Seat:
         self.pending, self.armed = None, None
         self.preview.show(None)
         self.scene.board.plan_points = []
+        self.scene.board.set_reach([])
         if not self.active:
             self.options = []
             self.bar.set_options([])
@@ -128,6 +131,8 @@ class Seat:
                 self.commit(option.actions[0])
             return
         self.pending = option
+        if option.kind == "move":
+            self._start_reach()
         self.note = {"move": "click where to move (Esc cancels)", "deploy": f"{option.label}: click a spot",
                      "shoot": "click the target (Esc cancels)", "melee": "click the model you fight",
                      "activate": "click a unit to activate", "grenade": "click where it lands",
@@ -229,6 +234,48 @@ class Seat:
         if self.armed is not None:
             self.commit(self.armed)
 
+    def _start_reach(self) -> None:
+        """The reach bands of the acting unit (this Move, and with a second Move when it has the actions), from the
+        core's `move_reach`: computed in a thread so the frame loop goes on (inline under a fixed time step, so
+        frames stay deterministic)."""
+        st = self.state
+        act = st.activation
+        if act is None or len(st.units[act.unit].models) != 1:
+            return
+        from game.core.rules.flow import remaining
+        from game.core.rules.moveplan import move_reach
+
+        moves = (1, 2) if remaining(act) >= 2 else (1,)
+
+        def work() -> list[Any]:
+            return [move_reach(st, act.unit, moves=k) for k in moves]
+
+        if self.scene.sync:
+            self.scene.board.set_reach(work())
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zona-alfa-reach")
+        self._reach_job = (self._seen, self._pool.submit(work))
+
+    def poll(self) -> None:
+        """Take the reach bands once their thread is done (for the state they were asked for)."""
+        job = self._reach_job
+        if job is None or not job[1].done():
+            return
+        self._reach_job = None
+        if job[0] == self._seen and self.pending is not None and self.pending.kind == "move":
+            try:
+                self.scene.board.set_reach(job[1].result())
+            except Exception as exc:  # noqa: BLE001 - a preview that fails leaves the Move itself usable
+                self.note = f"no reach bands: {type(exc).__name__}: {exc}"
+
+    def close(self) -> None:
+        """The battle is left: the reach thread is stopped."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
     def cancel(self) -> None:
         if self.armed is not None:
             self.scene.board.fx.shots = []
@@ -236,6 +283,7 @@ class Seat:
         self.pending, self.armed = None, None
         self.preview.show(None)
         self.scene.board.plan_points = []
+        self.scene.board.set_reach([])
         self.note = self._ask() if self.active else ""
 
     def commit(self, action: Action) -> None:

@@ -13,6 +13,7 @@ from functools import partial
 from game.core.actions import IllegalAction, Move
 from game.core.battlefield import Point3
 from game.core.geometry.movement.paths import shortest_path
+from game.core.geometry.movement.reach import ReachRegion, reach
 from game.core.geometry.terrain import level_at
 from game.core.rules.apply import validate
 from game.core.rules.context import Ctx, NoDice
@@ -122,3 +123,16 @@ def _cut(points: Sequence[Point3], cost: float, budget: float) -> tuple[Point3, 
             out.append((a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), a[2]))
         break
     return tuple(out)
+
+
+def move_reach(state: GameState, unit: str, *, moves: int = 1) -> ReachRegion:
+    """Where the unit's model can end this Move (`moves`=1) or with a second Move after it (2: twice this
+    allowance, GEO-8), from the same graph, cost and bases as `plan_move` and `shortest_path` (GEO-27); the
+    client draws it as the reach bands."""
+    u = state.units[unit]
+    m = next(state.models[x] for x in u.models if state.models[x].in_play)
+    ctx = Ctx(state, NoDice(), state.battlefield, ACTIONS)
+    allowance = allowance_of(ctx, m, "own")
+    budget = allowance.inches if moves <= 1 else allowance.inches + allowance_of(ctx, m, "own", 1).inches
+    return reach(state.battlefield, (m.x, m.y, m.z), budget, radius=m.radius, height=m.profile.height,
+                 others=others_of(ctx, m), side=m.side, can_climb=slow_scars(m) == 0, settings=ctx.settings)
