@@ -81,3 +81,27 @@ def test_an_illegal_goal_says_why(acting: object) -> None:
     inside = shapely.Polygon(piece.footprint).representative_point()
     plan = plan_move(st, unit, (inside.x, inside.y))
     assert plan.action is None and plan.reason and plan.rule
+
+
+def test_the_reach_band_holds_every_planned_end_and_not_the_far_side(acting: object) -> None:
+    """GEO-8/GEO-27: the band drawn for this Move contains the end of each Move the planner accepts within the
+    allowance, and not a point farther than the allowance in a straight line; the second band holds the first."""
+    from game.core.rules.moveplan import move_reach
+
+    st = acting.state
+    unit = st.activation.unit
+    m = st.models[st.units[unit].models[0]]
+    one = move_reach(st, unit, moves=1)
+    two = move_reach(st, unit, moves=2)
+    assert two.budget > one.budget
+    checked = 0
+    for k in range(16):
+        a = 2 * math.pi * k / 16
+        plan = plan_move(st, unit, (m.x + 3 * math.cos(a), m.y + 3 * math.sin(a)))
+        if plan.action is not None and plan.reached:
+            end = plan.points[-1]
+            assert one.contains(end[0], end[1]) and two.contains(end[0], end[1])
+            checked += 1
+        far = (m.x + (one.budget + 1.0) * math.cos(a), m.y + (one.budget + 1.0) * math.sin(a))
+        assert not one.contains(*far)
+    assert checked >= 3
