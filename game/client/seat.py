@@ -46,6 +46,7 @@ class Seat:
         self._hover: tuple[float, float] | None = None
         self._pool: Any = None  # one thread for the reach bands
         self._reach_job: tuple[int, Any] | None = None
+        self._reach_done: tuple[int, list[Any]] | None = None  # the bands of the state they were made for
 
     # -- state --------------------------------------------------------------------------------------------------
     @property
@@ -246,12 +247,17 @@ class Seat:
         from game.core.rules.moveplan import move_reach
 
         moves = (1, 2) if remaining(act) >= 2 else (1,)
+        if self._reach_done is not None and self._reach_done[0] == self._seen:  # this state's bands, once
+            self.scene.board.set_reach(self._reach_done[1])
+            return
 
         def work() -> list[Any]:
             return [move_reach(st, act.unit, moves=k) for k in moves]
 
         if self.scene.sync:
-            self.scene.board.set_reach(work())
+            bands = work()
+            self._reach_done = (self._seen, bands)
+            self.scene.board.set_reach(bands)
             return
         from concurrent.futures import ThreadPoolExecutor
 
@@ -267,7 +273,9 @@ class Seat:
         self._reach_job = None
         if job[0] == self._seen and self.pending is not None and self.pending.kind == "move":
             try:
-                self.scene.board.set_reach(job[1].result())
+                bands = job[1].result()
+                self._reach_done = (job[0], bands)
+                self.scene.board.set_reach(bands)
             except Exception as exc:  # noqa: BLE001 - a preview that fails leaves the Move itself usable
                 self.note = f"no reach bands: {type(exc).__name__}: {exc}"
 

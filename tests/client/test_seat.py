@@ -121,3 +121,105 @@ def test_a_solo_game_by_posted_events_reaches_the_summary(app: Any, seed: int) -
 
     _, events = replay(scene.session.record)
     assert [e.line() for e in events] == [e.line() for e in scene.session.events]
+
+
+def _invariants(st: Any) -> None:
+    """What must hold after every applied action: models on the table with Wounds and Pins in range, the side that
+    decides is in the game, an activation belongs to a unit of its side."""
+    w, h = st.table
+    for m in st.models.values():
+        assert 0 <= m.wounds_taken <= m.profile.wounds + 3, m.id
+        if m.deployed and not m.dead:
+            assert -1e-6 <= m.x <= w + 1e-6 and -1e-6 <= m.y <= h + 1e-6, (m.id, m.x, m.y)
+    for u in st.units.values():
+        assert u.pins >= 0, u.id
+    if st.phase is not Phase.MISSION_END:
+        assert st.deciding in {s.id for s in st.sides} | set(st.forces), st.deciding
+    if st.activation is not None and st.phase is Phase.ACTION:
+        assert st.activation.unit in st.units and st.activation.spent <= st.activation.budget + st.activation.bonus
+
+
+def _meaningful(scene: Any, rng: Any) -> tuple[float, float]:
+    """A screen point where a player's decision is likely made: a spot in the deploying side's zone, a model's
+    token, or a point within 7" of the acting model (still random: it may be refused)."""
+    import shapely
+
+    st = scene.session.state
+    cam = scene.board.cam
+    if st.phase is Phase.DEPLOY:
+        side = next(s for s in st.sides if s.id == st.deciding)
+        zone = shapely.Polygon(st.battlefield.zone(side.zone).footprint)
+        x0, y0, x1, y1 = zone.bounds
+        return cam.to_screen((rng.uniform(x0, x1), rng.uniform(y0, y1)))
+    models = [m for m in st.models.values() if m.deployed and not m.dead]
+    if st.activation is not None and rng.random() < 0.5:
+        lead = next((st.models[x] for x in st.units[st.activation.unit].models if st.models[x].in_play), None)
+        if lead is not None:
+            return cam.to_screen((lead.x + rng.uniform(-7, 7), lead.y + rng.uniform(-7, 7)))
+    m = rng.choice(models)
+    return cam.to_screen((m.x, m.y))
+
+
+def test_fuzz_over_the_seat_applies_actions_and_keeps_the_state_valid(app: Any) -> None:
+    """5,000 random events biased to the action bar, the board and the panels while a player's seat decides: no
+    error, at least 50 actions applied (the player's and the agents'), and after each applied action the state is
+    one the engine reaches by replaying the record (its invariants: the replay refuses anything else)."""
+    import random
+    import sys
+    from pathlib import Path as _P
+
+    sys.path.insert(0, str(_P(__file__).parent))
+    from test_battle import _random_event
+
+    rng = random.Random(11)
+    app.title()
+    app.start_game(GameSetup(seed=3, agents=(HUMAN, "random"), autoplay=True))
+    scene = app.top
+    scene.speed = "fast"
+    scene.dice.animate = False
+    pg = app.pg
+    sent, applied, checked = 0, 0, 0
+    seen = 0
+    while sent < 5000:
+        seat = scene.seat
+        roll = rng.random()
+        if seat is not None and seat.active and seat.bar.buttons and roll < 0.3:
+            at = rng.choice(seat.bar.buttons).center  # a press on a bar button, as a player would
+        elif seat is not None and seat.active and roll < 0.6:
+            at = _meaningful(scene, rng)  # a press where the decision is: the zone, a token, near the acting model
+        else:
+            at = None
+        if at is not None:
+            at = (round(at[0]), round(at[1]))
+            batch = [pg.event.Event(pg.MOUSEMOTION, pos=at, rel=(0, 0), buttons=(0, 0, 0)),
+                     pg.event.Event(pg.MOUSEBUTTONDOWN, pos=at, button=1),
+                     pg.event.Event(pg.MOUSEBUTTONUP, pos=at, button=1)]
+        else:
+            batch = _random_event(pg, rng, app.size)
+        batch = [e for e in batch if e.type != pg.VIDEORESIZE or rng.random() < 0.3]
+        sent += len(batch)
+        app.step(batch)
+        if app.top is not scene:
+            if app.top is not None and app.top.name in ("pause", "confirm"):
+                app.step([pg.event.Event(pg.KEYDOWN, key=pg.K_ESCAPE, mod=0, unicode="", scancode=0)])
+            if app.top is not scene:  # left the battle (summary, title): a new game
+                applied += scene.applied
+                app.running = True
+                app.title()
+                app.start_game(GameSetup(seed=rng.randint(0, 50), agents=(HUMAN, "random"), autoplay=True))
+                scene = app.top
+                scene.speed = "fast"
+                scene.dice.animate = False
+                seen = 0
+        if len(scene.session.record.actions) != seen:
+            seen = len(scene.session.record.actions)
+            _invariants(scene.session.state)
+            checked += 1
+    applied += scene.applied
+    assert not app.errors, app.errors
+    print("seat fuzz: actions applied", applied, "states checked", checked)
+    assert applied >= 50 and checked >= 50, (applied, checked)
+    from game.sim.loop import replay_record
+
+    done = replay_record(scene.session.record)
+    assert [e.line() for e in done.events] == [e.line() for e in scene.session.events]
