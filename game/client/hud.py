@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from game.client.strip import side_name
 from game.client.theme import THEME, font, side_colour
+from game.client.widget import Static, opaque
 from game.core.state import Phase
 from game.render.style import Colour
 
@@ -120,7 +121,7 @@ def _few_words(kind: str, d: Mapping[str, Any]) -> str:
     return f() if f is not None else kind.replace("_", " ")
 
 
-class Hud:
+class Hud(Static):
     """The top bar and the why-card (Widget). `status` is the scene's text (autoplay speed, "thinking...",
     "paused"); `card_rect` places the card (the scene may set its top-left and width). Both surfaces are cached
     until what they show changes."""
@@ -169,16 +170,6 @@ class Hud:
                     self.zone_card = card  # the hostiles' intent stays on screen (AI-D.*, AI-8.3.RULE*)
                 break
 
-    def handle(self, ev: pygame.event.Event) -> bool:
-        return False
-
-    def update(self, dt: float) -> None:
-        """Nothing moves in the HUD."""
-
-    @property
-    def busy(self) -> bool:
-        return False
-
     # -- the bar ------------------------------------------------------------------------------------------------
     def bar_parts(self) -> list[str]:
         """What the bar shows, left to right (empty parts left out)."""
@@ -200,9 +191,7 @@ class Hud:
 
         assert self.rect is not None
         w, h = self.rect.size
-        img = pygame.Surface((w, h))
-        if pygame.display.get_surface() is not None:
-            img = img.convert()
+        img = opaque((w, h))
         img.fill(THEME.frame)
         pygame.draw.line(img, THEME.panel_edge, (0, h - 1), (w, h - 1))
         bold, plain = font(BAR_SIZE, bold=True), font(BAR_SIZE)

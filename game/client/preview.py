@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from game.client.theme import THEME, font
+from game.client.widget import Static
 from game.core.actions import (
     FlameAttack,
     IllegalAction,
@@ -385,7 +386,7 @@ def _bar_colour(key: str) -> Colour:
     return getattr(THEME, _BAR_COLOUR.get(key, "dim_ink"))
 
 
-class PreviewPanel:
+class PreviewPanel(Static):
     """The attack preview panel (Widget): the attack in words, the TN large with each modifier and its rule on its
     own line, the context (distance, cover, obstructions, save and Will TNs), the odds as large percentages with
     small bars, and the keys; an illegal attack shows the reason and its rule. The picture is cached until the
@@ -418,16 +419,6 @@ class PreviewPanel:
         if events and self.preview is not None:
             self.show(None)
         self._state = state
-
-    def handle(self, ev: pygame.event.Event) -> bool:
-        return False
-
-    def update(self, dt: float) -> None:
-        """Nothing moves in the panel."""
-
-    @property
-    def busy(self) -> bool:
-        return False
 
     @property
     def panel_rect(self) -> pygame.Rect | None:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from game.client.theme import THEME, font, side_colour
+from game.client.widget import Static, opaque
 
 if TYPE_CHECKING:
     import pygame
@@ -165,7 +166,7 @@ def profile_rows(state: GameState, model_id: str, cat: Catalog) -> list[Row]:
     return rows
 
 
-class ProfileCard:
+class ProfileCard(Static):
     """The selected model's card (Widget): `show(model_id)` picks the model (None hides the card); it is drawn
     from the state given to `feed`, at the top-left of the layout rectangle, as wide as it, as tall as its rows
     (cut at the rectangle's bottom), with the side's colour down its left edge. Cached until its text changes."""
@@ -198,16 +199,6 @@ class ProfileCard:
     def feed(self, events: Sequence[Event], state: GameState) -> None:
         self.state = state
         self._refresh()
-
-    def handle(self, ev: pygame.event.Event) -> bool:
-        return False
-
-    def update(self, dt: float) -> None:
-        """Nothing moves on the card."""
-
-    @property
-    def busy(self) -> bool:
-        return False
 
     def draw(self, surface: pygame.Surface) -> None:
         if self.rect is None or not self._rows:
@@ -257,9 +248,7 @@ class ProfileCard:
                 drawn.append((f.render(line, True, ink), indent, gap if j == 0 else 0))
         h = 2 * PAD + sum(s.get_height() + g for s, _, g in drawn)
         h = min(h, self.rect.h)
-        img = pygame.Surface((w, h))
-        if pygame.display.get_surface() is not None:
-            img = img.convert()
+        img = opaque((w, h))
         img.fill(THEME.panel)
         pygame.draw.rect(img, THEME.panel_edge, img.get_rect(), 1)
         pygame.draw.rect(img, self._stripe(), (0, 0, STRIPE, h))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from game.client.theme import THEME, font, side_colour
+from game.client.widget import Static, opaque
 from game.core.rules.flow import eligible_units, next_seat
 from game.core.settings import Settings
 from game.core.state import ActivationState, Phase
@@ -104,7 +105,7 @@ def _next_side(state: GameState, act: ActivationState | None) -> str | None:
     return state.order[idx] if idx is not None else None
 
 
-class ActivationStrip:
+class ActivationStrip(Static):
     """The strip (Widget): chips left to right in order; the acting side raised and outlined, "next" marked. The
     rendered strip is cached until the state's order, activation or activated flags change."""
 
@@ -132,16 +133,6 @@ class ActivationStrip:
             self._key = key
             self.chips = chips(state, self.shared)
 
-    def handle(self, ev: pygame.event.Event) -> bool:
-        return False
-
-    def update(self, dt: float) -> None:
-        """Nothing moves in the strip."""
-
-    @property
-    def busy(self) -> bool:
-        return False
-
     def text(self) -> str:
         """The strip in words, chip by chip (tests, and a screen reader later)."""
         out = []
@@ -165,9 +156,7 @@ class ActivationStrip:
 
         assert self.rect is not None
         w, h = self.rect.size
-        img = pygame.Surface((w, h))
-        if pygame.display.get_surface() is not None:
-            img = img.convert()
+        img = opaque((w, h))
         img.fill(THEME.panel)
         pygame.draw.line(img, THEME.panel_edge, (0, h - 1), (w, h - 1))
         if not self.chips:

@@ -52,3 +52,26 @@ class Shared:
     def side_index(self, side: str) -> int | None:
         """The crew index of a side (its colour), None for a hostile force."""
         return self.crews.index(side) if side in self.crews else None
+
+
+class Static:
+    """The Widget parts of a panel that takes no input and never animates (the HUD, the strip, the profile card,
+    the attack preview): mix it in and write layout, feed and draw."""
+
+    def handle(self, ev: pygame.event.Event) -> bool:
+        return False
+
+    def update(self, dt: float) -> None:
+        """Nothing moves."""
+
+    @property
+    def busy(self) -> bool:
+        return False
+
+
+def opaque(size: tuple[int, int]) -> pygame.Surface:
+    """A surface for a cached panel picture, in the window's pixel format when a window exists (fast blits)."""
+    import pygame
+
+    img = pygame.Surface(size)
+    return img.convert() if pygame.display.get_surface() is not None else img
