@@ -249,9 +249,11 @@ def decide_capped(agent: ZoneAgent, s: GameState, cap_s: float | None) -> tuple[
     """(ms, decision) of one `agent.decide(s)`; with `cap_s` (where SIGALRM exists) a decision still running after
     `cap_s` seconds is stopped: (cap in ms, None). Only a search takes that long, so a stopped one is a moving one."""
     use_cap = cap_s is not None and hasattr(signal, "setitimer")
+    running = [True]  # the alarm stops only a decision still running: one that fires after it returned is ignored
 
     def overrun(signum: int, frame: object) -> None:
-        raise _Overrun
+        if running[0]:
+            raise _Overrun
 
     old = signal.signal(signal.SIGALRM, overrun) if use_cap else None
     t0 = time.perf_counter()
@@ -260,6 +262,7 @@ def decide_capped(agent: ZoneAgent, s: GameState, cap_s: float | None) -> tuple[
             assert cap_s is not None
             signal.setitimer(signal.ITIMER_REAL, cap_s)
         dec = agent.decide(s)
+        running[0] = False
     except _Overrun:
         assert cap_s is not None
         return 1000 * cap_s, None
