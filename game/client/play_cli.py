@@ -15,6 +15,7 @@ COMMAND = "play"
 FRAMES_MAX = 1_000_000
 SIZE_MIN = (960, 600)
 SIZE_MAX = (7680, 4320)
+INVISIBLE = ("offscreen", "dummy")  # SDL video drivers that draw to no screen
 
 
 def frames_arg(text: str) -> int:
@@ -121,8 +122,13 @@ def _window(args: argparse.Namespace, setup: object, headless: bool) -> int:
 
     from game.client.app import DEFAULT_SIZE, App
 
+    chosen = os.environ.get("SDL_VIDEODRIVER", "")
     try:
         app = App(args.size or DEFAULT_SIZE, fixed_dt=1 / 60 if headless else None)
+        driver = pygame.display.get_driver()
+        if not headless and driver in INVISIBLE and chosen != driver:  # SDL fell back to a window no one sees
+            pygame.quit()
+            raise pygame.error(f"no display (SDL fell back to its {driver} driver)")
     except pygame.error as exc:
         print(f"zona-alfa {COMMAND}: cannot open a window: {exc}; on a machine without a display use --screenshot "
               "FILE, or run under a virtual display (xvfb-run -a zona-alfa play)", file=sys.stderr)

@@ -67,3 +67,14 @@ def test_a_screenshot_of_a_game_in_progress(tmp_path: Path) -> None:
     again = subprocess.run([sys.executable, "-m", "game", "replay", str(rec)], capture_output=True, text=True,
                            cwd=ROOT, timeout=120)
     assert again.returncode == 0, again.stderr
+
+
+@pytest.mark.skipif(bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")), reason="a display exists")
+def test_no_display_is_said_not_a_window_no_one_sees(tmp_path: Path) -> None:
+    """Without a display SDL falls back to its offscreen driver: the command says so (exit 1) instead of running a
+    window nobody can see."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY")}
+    out = subprocess.run([sys.executable, "-m", "game", "play"], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                         env=env)
+    assert out.returncode == 1
+    assert "cannot open a window" in out.stderr and "xvfb-run" in out.stderr and "Traceback" not in out.stderr
