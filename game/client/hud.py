@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from game.client.strip import side_name
 from game.client.theme import THEME, font, side_colour
+from game.client.ui import wrap
 from game.client.widget import Static, opaque
 from game.core.state import Phase
 from game.render.style import Colour
@@ -267,12 +268,12 @@ class Hud(Static):
         head, body, small = font(15, bold=True), font(14), font(12)
         rows: list[tuple[str, pygame.font.Font, Colour]] = [(f"Why: {card.who}", head, THEME.ink),
                                                             (card.what, body, THEME.dim_ink)]
-        text = _wrap(body, card.text, room)
+        text = wrap(card.text, body, room)
         if len(text) > MAX_TEXT_LINES:  # the log has the whole reason
             text = text[:MAX_TEXT_LINES - 1] + [text[MAX_TEXT_LINES - 1] + " ..."]
         rows += [(line, body, THEME.ink) for line in text]
         if card.rule:
-            rows += [(line, small, THEME.dim_ink) for line in _wrap(small, f"rule {card.rule}", room)]
+            rows += [(line, small, THEME.dim_ink) for line in wrap(f"rule {card.rule}", small, room)]
         return rows
 
     def _render_card(self, card: WhyCard) -> pygame.Surface:
@@ -293,17 +294,3 @@ class Hud(Static):
             img.blit(f.render(text, True, colour), (CARD_PAD + 2, y))
             y += f.get_linesize() + (6 if i == 1 else 0)
         return img
-
-
-def _wrap(f: pygame.font.Font, text: str, width: int) -> list[str]:
-    """Wrap at spaces to a pixel width."""
-    out: list[str] = []
-    cur = ""
-    for word in text.split():
-        trial = f"{cur} {word}" if cur else word
-        if cur and f.size(trial)[0] > width:
-            out.append(cur)
-            cur = word
-        else:
-            cur = trial
-    return out + [cur] if cur else out
