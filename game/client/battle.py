@@ -34,7 +34,8 @@ DICE_SPEED = {"normal": 1.6, "fast": 4.0}  # a throw settles in about 0.6 s at n
 DICE_HOLD_S = 0.5
 SKIP_PER_FRAME = 8  # actions applied per frame while skipping (a fixed count: frames stay deterministic)
 HINTS = ("Space play/pause  . one action  N end of activation  T end of turn  1/2 speed  V dice  H why-cards  "
-         "Ctrl+S save log  Esc menu  drag/arrows pan  wheel zoom  F fit")
+         "Ctrl+S save log  Esc menu  drag/WASD pan (arrows too, or the table cursor when you decide)  wheel zoom  "
+         "F fit")
 
 
 class BattleScene(Scene):

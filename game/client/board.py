@@ -88,6 +88,8 @@ class BoardView:
         self.on_click: Callable[[Point, str | None, int], None] | None = None  # a click: table point, model, button
         self.plan_points: list[Point] = []  # a planned path to draw (the player's move preview)
         self.plan_ok = True  # whether that plan is a legal Move (drawn in the path colour, else grey)
+        self.waypoints: list[Point] = []  # the planned Move's waypoints (ringed on the path)
+        self.cursor: Point | None = None  # the keyboard's table cursor (a crosshair)
         self.reach_bands: list[Any] = []  # the player's reach bands (core ReachRegions), drawn under the plan
         self._reach_img: Any = None
         self._reach_key: tuple[Any, ...] | None = None
@@ -280,6 +282,7 @@ class BoardView:
         import pygame
 
         self._draw_reach(surface)
+        self._draw_cursor(surface)
         if len(self.plan_points) < 2:
             return
         colour = THEME.path if self.plan_ok else THEME.los_blocked
@@ -287,6 +290,27 @@ class BoardView:
         pygame.draw.lines(surface, THEME.hostile_rim, False, pts, 6)
         pygame.draw.lines(surface, colour, False, pts, 3)
         pygame.draw.circle(surface, colour, pts[-1], max(5.0, 0.5 * self.cam.ppi), 2)
+        for i, w in enumerate(self.waypoints):
+            at = self.cam.to_screen(w)
+            pygame.draw.circle(surface, THEME.hostile_rim, at, 8)
+            pygame.draw.circle(surface, colour, at, 7, 2)
+            label = font(11, bold=True).render(str(i + 1), True, colour)
+            surface.blit(label, label.get_rect(center=(round(at[0]), round(at[1]))))
+
+    def _draw_cursor(self, surface: pygame.Surface) -> None:
+        """The keyboard cursor: a crosshair with a 1" ring, so a step of the arrows reads on the table."""
+        import pygame
+
+        if self.cursor is None:
+            return
+        x, y = self.cam.to_screen(self.cursor)
+        r = max(6.0, self.cam.ppi)
+        for colour, width in ((THEME.hostile_rim, 4), (THEME.selection, 2)):
+            pygame.draw.circle(surface, colour, (x, y), r, width)
+            pygame.draw.line(surface, colour, (x - r - 6, y), (x - 4, y), width)
+            pygame.draw.line(surface, colour, (x + 4, y), (x + r + 6, y), width)
+            pygame.draw.line(surface, colour, (x, y - r - 6), (x, y - 4), width)
+            pygame.draw.line(surface, colour, (x, y + 4), (x, y + r + 6), width)
 
     # -- models -------------------------------------------------------------------------------------------------
     def model_colour(self, side: str) -> Colour:

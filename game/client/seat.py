@@ -44,6 +44,10 @@ class Seat:
         self.note = ""  # what the player is asked for, or why the last try was refused
         self._seen = -1  # the number of events the options were computed for
         self._hover: tuple[float, float] | None = None
+        self.cursor: Point | None = None  # the keyboard's table cursor (arrows 1", Shift 0.1")
+        self.via: list[Point] = []  # the Move's waypoints so far (Shift+click, middle click, or Enter on the cursor)
+        self._tab = -1  # where Tab is in the cycle of models or targets
+        self._cursor_for: str | None = None  # the activation the cursor was last put back for
         self._pool: Any = None  # one thread for the reach bands
         self._reach_job: tuple[int, Any] | None = None
         self._reach_done: tuple[int, list[Any]] | None = None  # the bands of the state they were made for
@@ -63,8 +67,10 @@ class Seat:
             return
         self._seen = len(self.session.events)
         self.pending, self.armed = None, None
+        self.via, self._hover, self._tab = [], None, -1
         self.preview.show(None)
         self.scene.board.plan_points = []
+        self.scene.board.waypoints = []
         self.scene.board.set_reach([])
         if not self.active:
             self.options = []
@@ -83,6 +89,9 @@ class Seat:
                 self.choose(first)
         if unit is not None:
             self.select(st.units[unit].models[0])
+            if unit != self._cursor_for:  # a new activation: the cursor starts again at its model
+                self._cursor_for, self.cursor = unit, None
+                self.scene.board.cursor = None
 
     def _expand(self, opts: list[Any]) -> list[Any]:
         """A "target" option the board cannot pick (a task, a Med-Kit's patient, an Order's recipient...) becomes
@@ -140,11 +149,20 @@ class Seat:
                      "template": "click the template's centre", "flame": "click the direction to spray",
                      "interrupt": "click the unit that interrupts"}.get(option.kind, f"{option.label}: click the table")
 
-    def click(self, point: Point, model: str | None, button: int) -> None:
-        """A click on the board while the player decides."""
+    def click(self, point: Point, model: str | None, button: int, *, waypoint: bool | None = None) -> None:
+        """A click on the board while the player decides; during a Move, Shift+click or the middle button adds a
+        waypoint instead of moving."""
         if button == 3:
             self.cancel()
             return
+        if self.pending is not None and self.pending.kind == "move":
+            if waypoint is None:
+                import pygame
+
+                waypoint = button == 2 or bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+            if waypoint:
+                self.add_waypoint(point)
+                return
         st = self.state
         if self.armed is not None and model is not None and model == getattr(self.armed, "target", None):
             self.confirm()  # a second click on the target fires
@@ -206,7 +224,7 @@ class Seat:
         if opt.kind == "move" and st.activation is not None:
             from game.core.rules.moveplan import plan_move
 
-            plan = plan_move(st, st.activation.unit, point)
+            plan = plan_move(st, st.activation.unit, point, via=self.via)
             if plan.action is None:
                 self.note = f"no move there: {plan.reason} ({plan.rule})"
                 return None
@@ -289,8 +307,10 @@ class Seat:
             self.scene.board.fx.shots = []
             self.scene.board.fx.version += 1
         self.pending, self.armed = None, None
+        self.via, self._hover = [], None
         self.preview.show(None)
         self.scene.board.plan_points = []
+        self.scene.board.waypoints = []
         self.scene.board.set_reach([])
         self.note = self._ask() if self.active else ""
 
@@ -298,30 +318,160 @@ class Seat:
         self.scene.commit(action)
 
     # -- hover: the move preview ---------------------------------------------------------------------------------
-    def hover(self, point: Point) -> None:
+    def hover(self, point: Point, *, force: bool = False) -> None:
         opt, st = self.pending, self.state
         if opt is None or opt.kind != "move" or st.activation is None:
             return
         key = (round(point[0], 1), round(point[1], 1))
-        if key == self._hover:
+        if key == self._hover and not force:
             return
         self._hover = key
         from game.core.rules.moveplan import plan_move
 
-        plan = plan_move(st, st.activation.unit, key)
+        plan = plan_move(st, st.activation.unit, key, via=self.via)
         self.scene.board.plan_points = [(p[0], p[1]) for p in plan.points]
         self.scene.board.plan_ok = plan.action is not None
-        self.note = (f"move {plan.length:.1f}\" of {plan.allowance:g}\" ({plan.allowance_text})"
-                     + ("" if plan.reached else ", as far as the allowance goes")
-                     if plan.action is not None else f"no move there: {plan.reason} ({plan.rule})")
+        self.note = self.plan_words(plan)
+
+    def plan_words(self, plan: Any) -> str:
+        """The move preview's line: length of allowance, the waypoints, and the Reaction Radius warning (GEO-19)."""
+        if plan.action is None:
+            return f"no move there: {plan.reason} ({plan.rule})"
+        text = f"move {plan.length:.1f}\" of {plan.allowance:g}\" ({plan.allowance_text})"
+        if not plan.reached:
+            text += ", as far as the allowance goes"
+        if plan.via:
+            text += f", via {len(plan.via)} waypoint(s)"
+        if plan.triggers:
+            names = ", ".join(self.state.locations[t].name for t in plan.triggers)
+            text += f"; WARNING: enters the Reaction Radius of {names} (GEO-19, MISSION-8.2.TRIGGER)"
+        return text
+
+    def add_waypoint(self, point: Point) -> None:
+        """A waypoint of the Move being planned (the path passes through it, `plan_move`'s `via`)."""
+        self.via.append((round(point[0], 2), round(point[1], 2)))
+        self.scene.board.waypoints = list(self.via)
+        self.hover(point, force=True)
+
+    def drop_waypoint(self) -> None:
+        if self.via:
+            self.via.pop()
+            self.scene.board.waypoints = list(self.via)
+            if self._hover is not None:
+                self.hover(self._hover, force=True)
+
+    # -- the keyboard's table cursor -------------------------------------------------------------------------------
+    def _cursor_start(self) -> Point:
+        st = self.state
+        if self.selected is not None and self.selected in st.models and st.models[self.selected].deployed:
+            m = st.models[self.selected]
+            return (m.x, m.y)
+        side = next((s for s in st.sides if s.id == st.deciding), None)
+        if st.phase is Phase.DEPLOY and side is not None and side.zone:
+            import shapely
+
+            c = shapely.Polygon(st.battlefield.zone(side.zone).footprint).representative_point()
+            return (c.x, c.y)
+        return (st.table[0] / 2, st.table[1] / 2)
+
+    def move_cursor(self, dx: float, dy: float) -> None:
+        """Arrows move the cursor 1" (Shift 0.1"), kept on the table; the view follows it; it previews as a hover."""
+        x, y = self.cursor if self.cursor is not None else self._cursor_start()
+        w, h = self.state.table
+        self.cursor = (min(w, max(0.0, round(x + dx, 4))), min(h, max(0.0, round(y + dy, 4))))
+        self._show_cursor()
+        self.hover(self.cursor)
+
+    def _show_cursor(self) -> None:
+        board = self.scene.board
+        board.cursor = self.cursor
+        if self.cursor is not None:
+            s = board.cam.to_screen(self.cursor)
+            if not board.rect.inflate(-160, -220).collidepoint(s):
+                board.cam.centre_on(self.cursor)
+
+    def model_under_cursor(self) -> str | None:
+        if self.cursor is None:
+            return None
+        import math
+
+        st = self.state
+        near = [(math.hypot(m.x - self.cursor[0], m.y - self.cursor[1]), m.id) for m in st.models.values()
+                if m.deployed and not m.dead and math.hypot(m.x - self.cursor[0], m.y - self.cursor[1]) <= m.radius]
+        return min(near)[1] if near else None
+
+    def _cycle(self) -> list[str]:
+        """What Tab walks: the targets of the option waiting for one, else the units that may activate (their first
+        model), else the deciding side's models on the table."""
+        st = self.state
+        opt = self.pending
+        if opt is not None and opt.needs == "target":
+            ids = [getattr(a, "target", None) or next(iter(st.units[a.unit].models), None) for a in opt.actions]
+            return sorted({i for i in ids if i is not None and i in st.models and st.models[i].deployed})
+        act = next((o for o in self.options if o.kind == "activate"), None)
+        if act is not None and opt is None:
+            return [next(x for x in st.units[a.unit].models if st.models[x].in_play) for a in act.actions
+                    if any(st.models[x].in_play for x in st.units[a.unit].models)]
+        return sorted(m.id for m in st.models.values() if m.side == st.deciding and m.deployed and m.in_play)
+
+    def tab(self, back: bool = False) -> bool:
+        ring = self._cycle()
+        if not ring:
+            return False
+        self._tab = (self._tab + (-1 if back else 1)) % len(ring)
+        m = self.state.models[ring[self._tab]]
+        self.cursor = (m.x, m.y)
+        self._show_cursor()
+        if self.pending is None:
+            self.select(m.id)
+        self.note = f"{m.id}: Enter to choose it" + (f" ({self.note})" if self.pending is None else "")
+        return True
+
+    def enter(self) -> bool:
+        """Enter on the cursor: the focus equivalent of a click (a target, a spot, a unit); during a Move the first
+        Enter on a spot adds it as a waypoint and a second Enter there moves."""
+        if self.cursor is None:
+            return False
+        opt = self.pending
+        if opt is not None and opt.kind == "move":
+            if self.via and self.via[-1] == (round(self.cursor[0], 2), round(self.cursor[1], 2)):
+                end = self.via.pop()
+                self.click(end, None, 1, waypoint=False)
+            else:
+                self.add_waypoint(self.cursor)
+                self.note += " - Enter again here to move"
+            return True
+        if opt is None and not any(o.kind == "activate" for o in self.options) and self.state.phase is not Phase.DEPLOY:
+            return False  # nothing on the board is asked for: the bar's focused button takes Enter
+        self.click(self.cursor, self.model_under_cursor(), 1, waypoint=False)
+        return True
 
     def handle_key(self, ev: pygame.event.Event) -> bool:
+        """The seat's keys: Enter confirms an armed attack or acts on the cursor, Esc cancels, Backspace drops the
+        last waypoint, the arrows move the table cursor (Shift: 0.1"), Tab / Shift+Tab walk the models or targets
+        when the board is asked for one (otherwise Tab stays the action bar's focus)."""
         import pygame
 
-        if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.armed is not None:
-            self.confirm()
-            return True
+        mod = getattr(ev, "mod", 0)
+        if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if self.armed is not None:
+                self.confirm()
+                return True
+            if self.bar.focus is not None and self.pending is None:
+                return False
+            return self.enter()
         if ev.key == pygame.K_ESCAPE and (self.pending is not None or self.armed is not None):
             self.cancel()
             return True
+        if ev.key == pygame.K_BACKSPACE and self.via:
+            self.drop_waypoint()
+            return True
+        step = 0.1 if mod & pygame.KMOD_SHIFT else 1.0
+        arrows = {pygame.K_LEFT: (-step, 0.0), pygame.K_RIGHT: (step, 0.0), pygame.K_UP: (0.0, -step),
+                  pygame.K_DOWN: (0.0, step)}
+        if ev.key in arrows and not mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
+            self.move_cursor(*arrows[ev.key])
+            return True
+        if ev.key == pygame.K_TAB and (self.pending is not None or any(o.kind == "activate" for o in self.options)):
+            return self.tab(back=bool(mod & pygame.KMOD_SHIFT))
         return False

@@ -12,14 +12,15 @@ from functools import partial
 
 from game.core.actions import IllegalAction, Move
 from game.core.battlefield import Point3
-from game.core.geometry.movement.paths import shortest_path
+from game.core.geometry.movement.paths import PathResult, shortest_path
 from game.core.geometry.movement.reach import ReachRegion, reach
 from game.core.geometry.terrain import level_at
 from game.core.rules.apply import validate
 from game.core.rules.context import Ctx, NoDice
 from game.core.rules.dispatch import ACTIONS
+from game.core.rules.locations import entries, live_locations, player_model
 from game.core.rules.movepath import allowance_of, others_of, slow_scars
-from game.core.state import GameState
+from game.core.state import GameState, ModelState
 
 SHARES = (0.999, 0.9, 0.8, 0.65, 0.5)  # where a cut path is tried, as shares of the allowance (GEO-8 cost)
 
@@ -42,6 +43,8 @@ class MovePlan:
     action: Move | None
     reason: str = ""
     rule: str = ""
+    via: tuple[Point3, ...] = ()  # the player's waypoints the path passes through, in order
+    triggers: tuple[str, ...] = ()  # the locations whose Reaction Radius the planned path enters (GEO-19), in order
 
 
 def goal_level(state: GameState, x: float, y: float, z: float) -> float:
@@ -53,8 +56,11 @@ def goal_level(state: GameState, x: float, y: float, z: float) -> float:
     return 0.0
 
 
-def plan_move(state: GameState, unit: str, goal: Sequence[float]) -> MovePlan:
-    """The Move of `unit` (one model) toward `goal` (x, y[, z]) that the engine would accept now."""
+def plan_move(state: GameState, unit: str, goal: Sequence[float], via: Sequence[Sequence[float]] = ()) -> MovePlan:
+    """The Move of `unit` (one model) toward `goal` (x, y[, z]) that the engine would accept now, through the
+    player's waypoints `via` in order (each leg the shortest legal path, GEO-27; the whole path costs one allowance,
+    GEO-8), and the live locations whose Reaction Radius it enters (GEO-19, MISSION-8.2.TRIGGER: the same
+    `locations.entries` the Move's resolution triggers them with)."""
     u = state.units[unit]
     models = [state.models[m] for m in u.models if state.models[m].in_play]
     if not models:
@@ -64,25 +70,28 @@ def plan_move(state: GameState, unit: str, goal: Sequence[float]) -> MovePlan:
     target: Point3 = (float(goal[0]), float(goal[1]), z)
     ctx = Ctx(state, NoDice(), state.battlefield, ACTIONS)
     allowance = allowance_of(ctx, m, "own")
-    plan = partial(MovePlan, unit, m.id, target, allowance.inches, allowance.text())
+    stops: list[Point3] = []
+    for w in via:
+        wz = float(w[2]) if len(w) > 2 else goal_level(state, float(w[0]), float(w[1]), (stops[-1] if stops else
+                                                                                          (m.x, m.y, m.z))[2])
+        stops.append((float(w[0]), float(w[1]), wz))
+    plan = partial(MovePlan, unit, m.id, target, allowance.inches, allowance.text(), via=tuple(stops))
     if len(models) > 1:
         return plan(points=(), length=0.0, cost=0.0, reached=False, action=None,
                         reason=f"{unit} moves as a unit of {len(models)} models: each needs its own path",
                         rule="CORE-3.7.COMMON-ACTIONS")
-    direct = math.hypot(target[0] - m.x, target[1] - m.y)
-    res = None
-    for bound in (max(1.25 * direct + 1.0, direct + 4.0), 4.0 * direct + 8.0):
-        res = shortest_path(state.battlefield, (m.x, m.y, m.z), target, radius=m.radius, height=m.profile.height,
-                            others=others_of(ctx, m), side=m.side, budget=bound, can_climb=slow_scars(m) == 0,
-                            settings=ctx.settings)
-        if res.found or not res.reason.startswith("no legal path costs"):
-            break
-    if res is None or not res.found or len(res.points) < 2:
-        return plan(points=(), length=0.0, cost=0.0, reached=False, action=None,
-                        reason=res.reason if res is not None else "no path", rule="GEO-27")
-    points = tuple(res.points)
-    reached = res.cost <= allowance.inches + 1e-9
-    tries = [points] if reached else [(points[0], *_cut(points, res.cost, allowance.inches * s)) for s in SHARES]
+    points_l: list[Point3] = [(m.x, m.y, m.z)]
+    cost = 0.0
+    for leg_end in [*stops, target]:
+        res = _leg(ctx, m, points_l[-1], leg_end)
+        if not res.found or len(res.points) < 2:
+            return plan(points=(), length=0.0, cost=0.0, reached=False, action=None,
+                        reason=res.reason or "no path", rule="GEO-27")
+        points_l += list(res.points[1:])
+        cost += res.cost
+    points = tuple(points_l)
+    reached = cost <= allowance.inches + 1e-9
+    tries = [points] if reached else [(points[0], *_cut(points, cost, allowance.inches * s)) for s in SHARES]
     last: IllegalAction | None = None
     for path in tries:
         if len(path) < 2:
@@ -93,12 +102,34 @@ def plan_move(state: GameState, unit: str, goal: Sequence[float]) -> MovePlan:
         except IllegalAction as exc:
             last = exc
             continue
-        return plan(points=path, length=_length(path), cost=res.cost if path is points else
-                        res.cost * _length(path) / max(1e-9, _length(points)), reached=reached and path is points,
-                        action=action)
-    return plan(points=tries[0] if tries else points, length=_length(points), cost=res.cost,
+        return plan(points=path, length=_length(path), cost=cost if path is points else
+                        cost * _length(path) / max(1e-9, _length(points)), reached=reached and path is points,
+                        action=action, triggers=_triggers(ctx, m, path))
+    return plan(points=tries[0] if tries else points, length=_length(points), cost=cost,
                     reached=reached, action=None, reason=last.reason if last else "no legal Move",
                     rule=last.rule if last else "GEO-8")
+
+
+def _leg(ctx: Ctx, m: ModelState, start: Point3, end: Point3) -> PathResult:
+    """The shortest legal path of one leg, searched within a bound a little above the straight line first, then a
+    wide one (a detour around a long wall)."""
+    direct = math.hypot(end[0] - start[0], end[1] - start[1])
+    res: PathResult | None = None
+    for bound in (max(1.25 * direct + 1.0, direct + 4.0), 4.0 * direct + 8.0):
+        res = shortest_path(ctx.battlefield, start, end, radius=m.radius, height=m.profile.height,
+                            others=others_of(ctx, m), side=m.side, budget=bound, can_climb=slow_scars(m) == 0,
+                            settings=ctx.settings)
+        if res.found or not res.reason.startswith("no legal path costs"):
+            break
+    assert res is not None
+    return res
+
+
+def _triggers(ctx: Ctx, m: ModelState, path: Sequence[Point3]) -> tuple[str, ...]:
+    """The live locations the path's centre line enters (GEO-19), as the Move's resolution will trigger them."""
+    if not ctx.state.locations or not player_model(ctx, m):
+        return ()
+    return tuple(e.location for e in entries([(p[0], p[1]) for p in path], m.radius, live_locations(ctx)))
 
 
 def _length(points: Sequence[Point3]) -> float:

@@ -105,3 +105,59 @@ def test_the_reach_band_holds_every_planned_end_and_not_the_far_side(acting: obj
         far = (m.x + (one.budget + 1.0) * math.cos(a), m.y + (one.budget + 1.0) * math.sin(a))
         assert not one.contains(*far)
     assert checked >= 3
+
+
+def test_waypoints_bend_the_path_through_them_and_the_engine_walks_it(acting: object) -> None:
+    """Waypoints (issue 18): the planned path passes through each one in order, costs more than the straight plan,
+    and `apply` ends the model where the plan ends."""
+    st = acting.state
+    unit = st.activation.unit
+    m = st.models[st.units[unit].models[0]]
+    done = 0
+    tries = [(k, turn, r) for r in (2.0, 3.0) for turn in (math.pi / 2, -math.pi / 2) for k in range(24)]
+    for k, turn, r in tries:
+        if done >= 3:
+            break
+        a = 2 * math.pi * k / 24
+        goal = (m.x + r * math.cos(a), m.y + r * math.sin(a))
+        side = (m.x + 1.5 * math.cos(a + turn), m.y + 1.5 * math.sin(a + turn))
+        straight = plan_move(st, unit, goal)
+        bent = plan_move(st, unit, goal, via=[side])
+        if straight.action is None or bent.action is None or not bent.reached:
+            continue
+        assert any(math.hypot(p[0] - side[0], p[1] - side[1]) < 1e-6 for p in bent.points)
+        assert bent.length > straight.length + 0.5
+        after = st.clone()
+        apply(after, bent.action)
+        end = after.models[m.id]
+        assert math.hypot(end.x - bent.points[-1][0], end.y - bent.points[-1][1]) < 1e-6
+        done += 1
+    assert done >= 3
+
+
+def test_the_reaction_radius_warning_names_what_the_move_triggers(acting: object) -> None:
+    """GEO-19 / MISSION-8.2.TRIGGER: the locations a planned Move says it enters are exactly the ones applying it
+    triggers, in the same order (moves toward each live location and in 16 directions)."""
+    st = acting.state
+    unit = st.activation.unit
+    m = st.models[st.units[unit].models[0]]
+    cases = [(st, (m.x + 6 * math.cos(2 * math.pi * k / 16), m.y + 6 * math.sin(2 * math.pi * k / 16)))
+             for k in range(16)]
+    for loc in st.locations.values():  # the model set down 6" from each location, moving to 3" or 2.5" from it
+        for k in range(12):
+            c, s_ = math.cos(2 * math.pi * k / 12), math.sin(2 * math.pi * k / 12)
+            near = st.clone()
+            moved = near.models[m.id]
+            moved.x, moved.y = loc.x + 6 * c, loc.y + 6 * s_
+            cases += [(near, (loc.x + r * c, loc.y + r * s_)) for r in (3.0, 2.5)]
+    warned = 0
+    for base, g in cases:
+        plan = plan_move(base, unit, g)
+        if plan.action is None:
+            continue
+        after = base.clone()
+        events = apply(after, plan.action)
+        fired = tuple(e.data["location"] for e in events if e.type == "location_triggered")
+        assert plan.triggers == fired, (g, plan.triggers, fired)
+        warned += bool(fired)
+    assert warned >= 1, "no planned Move entered a Reaction Radius"
