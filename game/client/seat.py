@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 Point = tuple[float, float]
 TARGETED = frozenset({"shoot", "melee", "activate", "interrupt"})  # a "target" option the board's click picks
 ATTACKS = frozenset({"shoot", "melee", "grenade", "template", "flame"})
+WALKS = frozenset({"move", "climb", "withdraw", "interrupt_move"})  # movements to a point along a planned path
 
 
 class Seat:
@@ -143,6 +144,7 @@ class Seat:
         self.pending = option
         if option.kind == "move":
             self._start_reach()
+        self.via = []
         self.note = {"move": "click where to move (Esc cancels)", "deploy": f"{option.label}: click a spot",
                      "shoot": "click the target (Esc cancels)", "melee": "click the model you fight",
                      "activate": "click a unit to activate", "grenade": "click where it lands",
@@ -155,7 +157,7 @@ class Seat:
         if button == 3:
             self.cancel()
             return
-        if self.pending is not None and self.pending.kind == "move":
+        if self.pending is not None and self.pending.kind in WALKS:
             if waypoint is None:
                 import pygame
 
@@ -221,15 +223,15 @@ class Seat:
 
             lead = next(st.models[m] for m in st.units[st.activation.unit].models if st.models[m].in_play)
             return replace(opt.example, angle=round(math.atan2(point[1] - lead.y, point[0] - lead.x), 4))
-        if opt.kind == "move" and st.activation is not None:
-            from game.core.rules.moveplan import plan_move
+        from game.core.rules.pointplan import KINDS, point_action
 
-            plan = plan_move(st, st.activation.unit, point, via=self.via)
-            if plan.action is None:
-                self.note = f"no move there: {plan.reason} ({plan.rule})"
-                return None
-            return plan.action
-        self.note = f"{opt.label} from a point is not in this version yet: choose it from the bar"
+        unit = opt.actor or (st.activation.unit if st.activation is not None else None)
+        if opt.kind in KINDS and unit is not None:
+            got = point_action(st, opt.kind, unit, point, via=self.via if opt.kind in WALKS else ())
+            if got.action is None:
+                self.note = f"no {opt.label.lower()} there: {got.reason} ({got.rule})"
+            return got.action
+        self.note = f"{opt.label} is not chosen on the table: choose it from the bar"
         return None
 
     def _arm(self, action: Action) -> None:
@@ -320,7 +322,8 @@ class Seat:
     # -- hover: the move preview ---------------------------------------------------------------------------------
     def hover(self, point: Point, *, force: bool = False) -> None:
         opt, st = self.pending, self.state
-        if opt is None or opt.kind != "move" or st.activation is None:
+        unit = (opt.actor or (st.activation.unit if st.activation is not None else None)) if opt is not None else None
+        if opt is None or opt.kind not in WALKS or unit is None:
             return
         key = (round(point[0], 1), round(point[1], 1))
         if key == self._hover and not force:
@@ -328,7 +331,7 @@ class Seat:
         self._hover = key
         from game.core.rules.moveplan import plan_move
 
-        plan = plan_move(st, st.activation.unit, key, via=self.via)
+        plan = plan_move(st, unit, key, via=self.via)
         self.scene.board.plan_points = [(p[0], p[1]) for p in plan.points]
         self.scene.board.plan_ok = plan.action is not None
         self.note = self.plan_words(plan)
@@ -433,7 +436,7 @@ class Seat:
         if self.cursor is None:
             return False
         opt = self.pending
-        if opt is not None and opt.kind == "move":
+        if opt is not None and opt.kind in WALKS:
             if self.via and self.via[-1] == (round(self.cursor[0], 2), round(self.cursor[1], 2)):
                 end = self.via.pop()
                 self.click(end, None, 1, waypoint=False)

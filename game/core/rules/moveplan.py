@@ -56,11 +56,13 @@ def goal_level(state: GameState, x: float, y: float, z: float) -> float:
     return 0.0
 
 
-def plan_move(state: GameState, unit: str, goal: Sequence[float], via: Sequence[Sequence[float]] = ()) -> MovePlan:
+def plan_move(state: GameState, unit: str, goal: Sequence[float], via: Sequence[Sequence[float]] = (), *,
+              cut: bool = True) -> MovePlan:
     """The Move of `unit` (one model) toward `goal` (x, y[, z]) that the engine would accept now, through the
     player's waypoints `via` in order (each leg the shortest legal path, GEO-27; the whole path costs one allowance,
     GEO-8), and the live locations whose Reaction Radius it enters (GEO-19, MISSION-8.2.TRIGGER: the same
-    `locations.entries` the Move's resolution triggers them with)."""
+    `locations.entries` the Move's resolution triggers them with). `cut`=False keeps the whole path (a Climb commits
+    the actions it needs, `pointplan`)."""
     u = state.units[unit]
     models = [state.models[m] for m in u.models if state.models[m].in_play]
     if not models:
@@ -91,6 +93,9 @@ def plan_move(state: GameState, unit: str, goal: Sequence[float], via: Sequence[
         cost += res.cost
     points = tuple(points_l)
     reached = cost <= allowance.inches + 1e-9
+    if not cut:
+        return plan(points=points, length=_length(points), cost=cost, reached=reached, action=None,
+                    reason="" if reached else "beyond this Move's allowance", rule="" if reached else "GEO-8")
     tries = [points] if reached else [(points[0], *_cut(points, cost, allowance.inches * s)) for s in SHARES]
     last: IllegalAction | None = None
     for path in tries:
