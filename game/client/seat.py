@@ -49,6 +49,9 @@ class Seat:
         self.via: list[Point] = []  # the Move's waypoints so far (Shift+click, middle click, or Enter on the cursor)
         self._tab = -1  # where Tab is in the cycle of models or targets
         self._cursor_for: str | None = None  # the activation the cursor was last put back for
+        self._hover_want: tuple[int, str, Point, tuple[Point, ...]] | None = None  # the latest point to preview
+        self._hover_job: tuple[Any, Any] | None = None  # (what it was asked for, its future)
+        self._hover_pool: Any = None
         self._pool: Any = None  # one thread for the reach bands
         self._reach_job: tuple[int, Any] | None = None
         self._reach_done: tuple[int, list[Any]] | None = None  # the bands of the state they were made for
@@ -286,7 +289,20 @@ class Seat:
         self._reach_job = (self._seen, self._pool.submit(work))
 
     def poll(self) -> None:
-        """Take the reach bands once their thread is done (for the state they were asked for)."""
+        """Take the hover preview and the reach bands once their threads are done (for the state and the point
+        they were asked for)."""
+        hj = self._hover_job
+        if hj is not None and hj[1].done():
+            self._hover_job = None
+            want, fut = hj
+            try:
+                got = fut.result()
+                if want == self._hover_want and self.pending is not None and self.pending.kind in WALKS:
+                    self._show_hover(got)
+            except Exception as exc:  # noqa: BLE001 - a preview that fails leaves the Move itself usable
+                self.note = f"no preview: {type(exc).__name__}: {exc}"
+            if self._hover_want != want and self._hover_want is not None and self._hover_want[0] == self._seen:
+                self._submit_hover()
         job = self._reach_job
         if job is None or not job[1].done():
             return
@@ -301,8 +317,9 @@ class Seat:
 
     def close(self) -> None:
         """The battle is left: the reach thread is stopped."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._pool, self._hover_pool):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
 
     def cancel(self) -> None:
         if self.armed is not None:
@@ -329,9 +346,35 @@ class Seat:
         if key == self._hover and not force:
             return
         self._hover = key
+        self._hover_want = (self._seen, unit, key, tuple(self.via))
+        if self.scene.sync:  # a fixed time step: frames stay deterministic, the preview is made in the frame
+            self._show_hover(self._hover_work(st, *self._hover_want[1:]))
+            return
+        if self._hover_job is None:
+            self._submit_hover()
+
+    def _hover_work(self, st: GameState, unit: str, key: Point, via: tuple[Point, ...]) -> dict[str, Any]:
+        """What a hover over a destination shows, from the core: the planned Move (path, length, allowance,
+        waypoints, the Reaction Radius warning)."""
         from game.core.rules.moveplan import plan_move
 
-        plan = plan_move(st, unit, key, via=self.via)
+        return {"plan": plan_move(st, unit, key, via=via)}
+
+    def _submit_hover(self) -> None:
+        """The hover preview in its own thread (a long detour takes tens of ms): one job at a time, the latest
+        point asked next, so the frame loop never waits and a stale point is never planned twice."""
+        want = self._hover_want
+        if want is None:
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        if self._hover_pool is None:
+            self._hover_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zona-alfa-hover")
+        st = self.state
+        self._hover_job = (want, self._hover_pool.submit(self._hover_work, st, *want[1:]))
+
+    def _show_hover(self, got: dict[str, Any]) -> None:
+        plan = got["plan"]
         self.scene.board.plan_points = [(p[0], p[1]) for p in plan.points]
         self.scene.board.plan_ok = plan.action is not None
         self.note = self.plan_words(plan)

@@ -223,3 +223,46 @@ def test_fuzz_over_the_seat_applies_actions_and_keeps_the_state_valid(app: Any) 
 
     done = replay_record(scene.session.record)
     assert [e.line() for e in done.events] == [e.line() for e in scene.session.events]
+
+
+def test_the_move_preview_is_planned_off_the_frame_loop_and_only_for_the_latest_point(app: Any) -> None:
+    """Not under a fixed time step, the hover's plan runs in a thread: the frame returns at once, and the path shown
+    is `plan_move`'s for the last point hovered (a stale one is dropped)."""
+    import time
+
+    from game.core.rules.moveplan import plan_move
+
+    app.title()
+    app.start_game(GameSetup(seed=2, agents=(HUMAN, "random"), autoplay=True))
+    scene = app.top
+    seat = scene.seat
+    for _ in range(3000):
+        app.step([])
+        st = scene.session.state
+        if seat.active and st.phase is Phase.ACTION and any(o.kind == "move" and o.legal for o in seat.options):
+            break
+        if seat.active:  # deploy, activate or pass as the autopilot would, straight through the seat
+            from game.sim.simulate import AGENTS
+
+            want = AGENTS["normal"](5).choose(st)
+            inner = getattr(want, "action", want)
+            if isinstance(inner, Deploy):
+                seat.click((inner.x, inner.y), None, 1, waypoint=False)
+            else:
+                seat.commit(inner)
+    assert seat.active and scene.session.state.phase is Phase.ACTION
+    seat.choose(next(o for o in seat.options if o.kind == "move" and o.legal))
+    scene.sync = False  # as in a real window
+    st = scene.session.state
+    m = st.models[st.units[st.activation.unit].models[0]]
+    points = [(m.x + 0.5 * k, m.y + 0.3 * k) for k in range(1, 7)]
+    for p in points:
+        seat.hover(p)
+    deadline = time.monotonic() + 20
+    while (seat._hover_job is not None or seat._hover_want[2] != seat._hover) and time.monotonic() < deadline:
+        time.sleep(0.01)
+        seat.poll()
+    last = (round(points[-1][0], 1), round(points[-1][1], 1))
+    want = plan_move(st, st.activation.unit, last)
+    assert scene.board.plan_points == [(p[0], p[1]) for p in want.points]
+    seat.close()
