@@ -65,7 +65,7 @@ class BattleScene(Scene):
             from game.client.seat import Seat
 
             self.seat = Seat(self)
-            self.widgets += [self.seat.bar, self.seat.card, self.seat.preview]
+            self.widgets += [self.seat.bar, self.seat.card, self.seat.preview, self.seat.exposure]
             self.board.on_click = self._board_click
         self._feed(list(session.events))
         sync = app.fixed_dt is not None if inline is None else inline
@@ -119,6 +119,7 @@ class BattleScene(Scene):
             self.seat.bar.layout(pygame.Rect(b.x, b.bottom - bar_h, b.w, bar_h))
             self.seat.card.layout(pygame.Rect(b.x + 8, b.y + 8, 300, max(160, b.h - bar_h - 24)))
             self.seat.preview.layout(pygame.Rect(b.right - 410, b.y + 8, 400, max(200, min(520, b.h - bar_h - 24))))
+            self.seat.exposure.layout(pygame.Rect(b.right - 330, b.y + 8, 320, max(160, min(420, b.h - bar_h - 24))))
 
     def handle(self, ev: pygame.event.Event) -> None:
         pg = self.app.pg
@@ -337,6 +338,18 @@ class BattleScene(Scene):
         return "  |  ".join(parts)
 
     # -- draw -------------------------------------------------------------------------------------------------
+    def _draw_cover_badges(self, surface: pygame.Surface, seat: Any) -> None:
+        """Each enemy's cover against the selected model, as a badge by its token (clipped to the board)."""
+        icons = seat.cover_icons()
+        if not icons or self.board.rect is None or self.board.busy:
+            return
+        from game.client.exposure_panel import draw_cover_icons
+
+        clip = surface.get_clip()
+        surface.set_clip(self.board.rect)
+        draw_cover_icons(surface, self.board.cam, self.session.state, icons)
+        surface.set_clip(clip)
+
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(THEME.frame)
         self.board.draw(surface)
@@ -345,12 +358,15 @@ class BattleScene(Scene):
         self.log.draw(surface)
         self.hud.draw(surface)
         seat = self.seat if self.seat is not None and self.seat.active else None
-        if seat is None or seat.armed is None:
-            self.hud.draw_card(surface)
+        if seat is None or (seat.armed is None and seat.exposure.exposure is None):
+            self.hud.draw_card(surface)  # the why-card gives way to the attack preview and the exposure
         if seat is not None:
+            self._draw_cover_badges(surface, seat)
             self._place_card(seat)
             seat.card.draw(surface)
             seat.preview.draw(surface)
+            if seat.preview.preview is None:
+                seat.exposure.draw(surface)
             seat.bar.draw(surface)
         if self._hint_img is None:
             self._hint_img = font(12).render(HINTS, True, THEME.dim_ink)

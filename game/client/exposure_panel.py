@@ -37,9 +37,10 @@ def threat_lines(exposure: Exposure | None) -> list[tuple[str, bool]]:
     for t in exposure.threats:
         out.append((f"{t.unit} ({t.kind})", True))
         word = "in cover: " + t.cover.value if t.cover in (Cover.SOFT, Cover.HARD, Cover.HARDENED) else "no cover"
-        out.append((f"  sees you: {len(t.shooters)}  {word}  Wound {t.p_wound * 100:.0f}%", False))
-        if t.in_open:
-            out.append(("  in the open", False))
+        odds = f"Wound {t.p_wound * 100:.0f}%" if t.p_wound > 0 else "no shot"
+        out.append((f"  sees you: {len(t.shooters)}  {word}  {odds}", False))
+        if t.in_open and t.kind == "hostile":  # the hostiles' targeting prefers those in the open (AI-D.01)
+            out.append(("  in the open (AI-D.01)", False))
         if t.would_target:
             out.append(("  would be targeted", True))
     return out

@@ -30,6 +30,7 @@ class Seat:
 
     def __init__(self, scene: BattleScene) -> None:
         from game.client.actionbar import ActionBar
+        from game.client.exposure_panel import ExposurePanel
         from game.client.preview import PreviewPanel
         from game.client.profile import ProfileCard
 
@@ -38,6 +39,8 @@ class Seat:
         self.bar = ActionBar(scene.shared, on_choose=self.choose)
         self.card = ProfileCard(scene.shared)
         self.preview = PreviewPanel(scene.shared)
+        self.exposure = ExposurePanel(scene.shared)  # who could shoot the model at the hovered destination
+        self._icons: tuple[tuple[int, str], dict[str, Any]] | None = None  # cover badges per (state, selection)
         self.options: list[Any] = []
         self.pending: Any = None  # an option waiting for its target or point
         self.armed: Action | None = None  # an attack previewed, fired on confirmation
@@ -73,6 +76,7 @@ class Seat:
         self.pending, self.armed = None, None
         self.via, self._hover, self._tab = [], None, -1
         self.preview.show(None)
+        self.exposure.show(None)
         self.scene.board.plan_points = []
         self.scene.board.waypoints = []
         self.scene.board.set_reach([])
@@ -315,6 +319,19 @@ class Seat:
             except Exception as exc:  # noqa: BLE001 - a preview that fails leaves the Move itself usable
                 self.note = f"no reach bands: {type(exc).__name__}: {exc}"
 
+    def cover_icons(self) -> dict[str, Any]:
+        """The cover badge of every enemy against the selected model (`danger.cover_icons`), once per state and
+        selection."""
+        sel = self.selected
+        if sel is None or sel not in self.state.models or not self.state.models[sel].deployed:
+            return {}
+        key = (self._seen, sel)
+        if self._icons is None or self._icons[0] != key:
+            from game.core.odds.danger import cover_icons
+
+            self._icons = (key, cover_icons(self.state, sel))
+        return self._icons[1]
+
     def close(self) -> None:
         """The battle is left: the reach thread is stopped."""
         for pool in (self._pool, self._hover_pool):
@@ -328,6 +345,7 @@ class Seat:
         self.pending, self.armed = None, None
         self.via, self._hover = [], None
         self.preview.show(None)
+        self.exposure.show(None)
         self.scene.board.plan_points = []
         self.scene.board.waypoints = []
         self.scene.board.set_reach([])
@@ -355,10 +373,14 @@ class Seat:
 
     def _hover_work(self, st: GameState, unit: str, key: Point, via: tuple[Point, ...]) -> dict[str, Any]:
         """What a hover over a destination shows, from the core: the planned Move (path, length, allowance,
-        waypoints, the Reaction Radius warning)."""
+        waypoints, the Reaction Radius warning) and the exposure where it ends (`game.core.odds.danger.exposure_at`:
+        who could see and shoot the model there, the odds of a Wound, in the open, would be targeted)."""
+        from game.core.odds.danger import exposure_at
         from game.core.rules.moveplan import plan_move
 
-        return {"plan": plan_move(st, unit, key, via=via)}
+        plan = plan_move(st, unit, key, via=via)
+        seen = exposure_at(st, plan.model, plan.points[-1]) if plan.action is not None and plan.points else None
+        return {"plan": plan, "exposure": seen}
 
     def _submit_hover(self) -> None:
         """The hover preview in its own thread (a long detour takes tens of ms): one job at a time, the latest
@@ -375,6 +397,7 @@ class Seat:
 
     def _show_hover(self, got: dict[str, Any]) -> None:
         plan = got["plan"]
+        self.exposure.show(got["exposure"])
         self.scene.board.plan_points = [(p[0], p[1]) for p in plan.points]
         self.scene.board.plan_ok = plan.action is not None
         self.note = self.plan_words(plan)

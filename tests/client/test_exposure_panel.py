@@ -28,7 +28,7 @@ def test_the_panel_draws_each_threat_and_the_target_line() -> None:
     panel.draw(surf)
     assert surf.get_at((20, 20))[:3] != (0, 0, 0)
     lines = panel.lines()
-    assert "  would be targeted" in lines and "  in the open" in lines
+    assert "  would be targeted" in lines and "  in the open (AI-D.01)" in lines
     assert any("sees you: 1" in s and "25%" in s and "no cover" in s for s in lines)
 
 
