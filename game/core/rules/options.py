@@ -550,8 +550,9 @@ class _Query:
 
     def orders(self, uid: str, m: ModelState) -> list[Action]:
         """SKILL-6.1.LEADER-ORDER: to each other unit of the crew in play (nearest first), an Aim first (the
-        representative: its refusal is the Order's own, range, LOS or Pins), then Rally, Recover, Reload and the
-        tasks; a recipient's Move needs a point (the client builds that Order)."""
+        representative: its refusal is the Order's own, range, LOS or Pins), then Rally, Recover, Reload, the tasks
+        and the recipient's shots (each enemy x ranged weapon, as its own Shoot would be offered); a recipient's
+        Move needs a point and is not offered here yet."""
         st = self.st
         others = sorted((u.id for u in st.units.values() if u.side == m.side and u.id != uid and st.unit_in_play(u.id)),
                         key=lambda o: (_dist(m, self.lead(o).x, self.lead(o).y), o))
@@ -559,7 +560,7 @@ class _Query:
         for o in others:
             r = self.lead(o)
             inner: list[Action] = [Aim(o), Rally(o), Recover(o), *(Reload(o, w) for w in r.unloaded),
-                                   *(ComplexTask(o, t) for t in st.tasks)]
+                                   *(ComplexTask(o, t) for t in st.tasks), *self.attacks(o, r, shots=True)]
             out += [Order(uid, o, a) for a in inner]
         return out
 
