@@ -33,6 +33,8 @@ class TouchedModel:
     effect: str
     spared: bool
     reason: str
+    centre: Point2 = (0.0, 0.0)  # the base's centre and radius, inches (for drawing the ring)
+    radius: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +131,10 @@ def template_preview(state: GameState, action: ThrowGrenade | TemplateAttack | F
         ds = tuple(deviation_distance(k, settings=ctx.settings) for k in range(1, 11))
         dev = DeviationArea((float(action.x), float(action.y)), ds[0], ds[-1], ds, kind.radius)
     spare = set(spared_friends(ctx, m, blast, fact))
+    bases = {b.id: b for b in _scene(ctx).bases}
     models = tuple(TouchedModel(c.model, c.side, c.side == m.side, "edge" if c.distance > 0 or "edge" in c.reason
-                                else "under", c.effect.value, c.model in spare, c.reason) for c in fact.models)
+                                else "under", c.effect.value, c.model in spare, c.reason,
+                                bases[c.model].centre, bases[c.model].radius) for c in fact.models)
     return TemplatePlan(legal, reason, rule, fact.kind.value, m.id, m.side, fact.outline, models, indirect is None,
                         indirect, dev, None)
 
