@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.core.actions import FlameAttack, IllegalAction, TemplateAttack, ThrowGrenade
-from game.core.battlefield import Point2
+from game.core.battlefield import Point2, Scene
+from game.core.catalog.profiles import Template
 from game.core.geometry.indirect import deviation_distance
 from game.core.geometry.templates import TemplateFact, TemplateKind, circle_outline, template_coverage
 from game.core.rules.apply import validate
-from game.core.rules.blasts import _KIND, _scene
 from game.core.rules.context import read_ctx
 from game.core.rules.delivery import Blast, delivery, flame_blast, grenade_blast, weapon_blast
 from game.core.rules.queries import sole_model
@@ -85,6 +85,14 @@ class TemplatePlan:
     @property
     def touched(self) -> frozenset[str]:
         return frozenset(t.model for t in self.models)
+
+
+_KIND = {Template.SBT: TemplateKind.SBT, Template.LBT: TemplateKind.LBT, Template.FLAME: TemplateKind.FLAME}
+
+
+def _scene(ctx: Any) -> Scene:
+    """As blasts._scene: templates touch Out of Action figures too when `ooa.targetable` allows it (GAP-93)."""
+    return ctx.state.scene(include_ooa=ctx.settings["ooa.targetable"] == "templates_and_melee")
 
 
 def _blast(ctx: Any, m: Any, action: Any) -> Blast:
