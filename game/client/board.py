@@ -90,6 +90,7 @@ class BoardView:
         self.plan_ok = True  # whether that plan is a legal Move (drawn in the path colour, else grey)
         self.waypoints: list[Point] = []  # the planned Move's waypoints (ringed on the path)
         self.cursor: Point | None = None  # the keyboard's table cursor (a crosshair)
+        self.template_plan: Any = None  # a blast or flame template being placed (game.core.rules.template_preview)
         self.reach_bands: list[Any] = []  # the player's reach bands (core ReachRegions), drawn under the plan
         self._reach_img: Any = None
         self._reach_key: tuple[Any, ...] | None = None
@@ -282,6 +283,10 @@ class BoardView:
         import pygame
 
         self._draw_reach(surface)
+        if self.template_plan is not None:
+            from game.client.template_view import draw_template_plan
+
+            draw_template_plan(surface, self.cam, self.template_plan, THEME)
         self._draw_cursor(surface)
         if len(self.plan_points) < 2:
             return

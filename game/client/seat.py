@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 Point = tuple[float, float]
 TARGETED = frozenset({"shoot", "melee", "activate", "interrupt"})  # a "target" option the board's click picks
 ATTACKS = frozenset({"shoot", "melee", "grenade", "template", "flame"})
+TEMPLATES = frozenset({"grenade", "template", "flame"})  # placed under the cursor, previewed as they would land
 WALKS = frozenset({"move", "climb", "withdraw", "interrupt_move"})  # movements to a point along a planned path
 
 
@@ -79,6 +80,7 @@ class Seat:
         self.exposure.show(None)
         self.scene.board.plan_points = []
         self.scene.board.waypoints = []
+        self.scene.board.template_plan = None
         self.scene.board.set_reach([])
         if not self.active:
             self.options = []
@@ -348,6 +350,7 @@ class Seat:
         self.exposure.show(None)
         self.scene.board.plan_points = []
         self.scene.board.waypoints = []
+        self.scene.board.template_plan = None
         self.scene.board.set_reach([])
         self.note = self._ask() if self.active else ""
 
@@ -357,6 +360,9 @@ class Seat:
     # -- hover: the move preview ---------------------------------------------------------------------------------
     def hover(self, point: Point, *, force: bool = False) -> None:
         opt, st = self.pending, self.state
+        if opt is not None and opt.kind in TEMPLATES:
+            self._template_hover(opt, point)
+            return
         unit = (opt.actor or (st.activation.unit if st.activation is not None else None)) if opt is not None else None
         if opt is None or opt.kind not in WALKS or unit is None:
             return
@@ -401,6 +407,31 @@ class Seat:
         self.scene.board.plan_points = [(p[0], p[1]) for p in plan.points]
         self.scene.board.plan_ok = plan.action is not None
         self.note = self.plan_words(plan)
+
+    def _template_hover(self, opt: Any, point: Point) -> None:
+        """A blast or flame template under the cursor (a flame turns toward it): the models it would touch, friends
+        warned, direct or indirect, and where a miss can land (`template_preview`, the resolver's own coverage)."""
+        key = (round(point[0], 1), round(point[1], 1))
+        if key == self._hover:
+            return
+        self._hover = key
+        action = self._at_point(opt, key)
+        if action is None:
+            return
+        from game.client.template_view import template_words
+        from game.core.rules.template_preview import template_preview
+
+        plan = template_preview(self.state, action)  # type: ignore[arg-type]  # a template option builds one of them
+        self.scene.board.template_plan = plan
+        words = template_words(plan)
+        if plan.legal and plan.deviation is not None:
+            from game.core.odds.templates import template_odds
+
+            try:
+                words.insert(1, f"hits {float(template_odds(self.state, action).p_hit) * 100:.0f}%")
+            except IllegalAction:
+                pass
+        self.note = "; ".join(words)
 
     def plan_words(self, plan: Any) -> str:
         """The move preview's line: length of allowance, the waypoints, and the Reaction Radius warning (GEO-19)."""

@@ -266,3 +266,44 @@ def test_the_move_preview_is_planned_off_the_frame_loop_and_only_for_the_latest_
     want = plan_move(st, st.activation.unit, last)
     assert scene.board.plan_points == [(p[0], p[1]) for p in want.points]
     seat.close()
+
+
+def test_a_grenade_under_the_cursor_shows_what_the_resolver_would_touch() -> None:
+    """Templates placed with the cursor (issue 18): the drawn template is `template_preview`'s for the action the
+    click would arm (the resolver's coverage, GAP-70/GEO-16), its words name the models touched and the deviation
+    (GEO-18); a point beyond the grenade's range says the engine's reason (GEO-5)."""
+    import math
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from game.benchmarks.seat import _seat_state
+    from game.client.app import App
+    from game.client.battle import BattleScene
+    from game.core.rules.template_preview import template_preview
+
+    session = _seat_state(11, 3)
+    st = session.state
+    app = App((1280, 720), fixed_dt=1 / 60)
+    try:
+        scene = BattleScene(app, session, inline=True)
+        scene.playing = False
+        app.push(scene)
+        app.step([])
+        seat = scene.seat
+        throw = next(o for o in seat.options if o.kind == "grenade")
+        assert throw.legal, throw.reason  # a far enemy does not grey the throw: the player picks a nearer point
+        seat.choose(throw)
+        m = st.models[st.units[st.activation.unit].models[0]]
+        foe = min((x for x in st.models.values() if x.side != m.side and x.in_play and x.deployed),
+                  key=lambda e: math.hypot(e.x - m.x, e.y - m.y))
+        d = math.hypot(foe.x - m.x, foe.y - m.y)
+        near = (m.x + (foe.x - m.x) * 12 / d, m.y + (foe.y - m.y) * 12 / d)
+        seat.hover(near)
+        plan = scene.board.template_plan
+        truth = template_preview(st, seat._at_point(throw, (round(near[0], 1), round(near[1], 1))))
+        assert plan == truth and plan.legal
+        assert "touches" in seat.note and "GEO-18" in seat.note
+        far = (m.x + (foe.x - m.x) * 30 / d, m.y + (foe.y - m.y) * 30 / d)
+        seat.hover(far)
+        assert not scene.board.template_plan.legal and "GEO-5" in seat.note
+    finally:
+        app.close_all()

@@ -31,7 +31,7 @@ from game.core.state import ModelState
 if TYPE_CHECKING:
     from game.core.rules.context import Ctx
 
-_KIND = {Template.SBT: TemplateKind.SBT, Template.LBT: TemplateKind.LBT, Template.FLAME: TemplateKind.FLAME}
+TEMPLATE_KINDS = {Template.SBT: TemplateKind.SBT, Template.LBT: TemplateKind.LBT, Template.FLAME: TemplateKind.FLAME}
 
 
 def _check_point(ctx: Ctx, m: ModelState, x: float, y: float, blast: Blast) -> Delivery:
@@ -113,7 +113,7 @@ def do_flame(ctx: Ctx, a: FlameAttack, m: ModelState, context: str) -> int:
         if not res.successes:
             ctx.emit("flame_miss", rules, attacker=m.id, reason="the to-hit roll failed: the flame touches nobody")
             return 1
-    fact = template_coverage(ctx.battlefield, _scene(ctx), TemplateKind.FLAME, None, angle=a.angle,
+    fact = template_coverage(ctx.battlefield, template_scene(ctx), TemplateKind.FLAME, None, angle=a.angle,
                              attacker_id=m.id, settings=ctx.settings)
     blast = flame_blast(ctx, m, a.weapon)
     spare = spared_friends(ctx, m, blast, fact)
@@ -151,8 +151,8 @@ def resolve_blast(ctx: Ctx, m: ModelState, blast: Blast, x: float, y: float, *, 
         cx, cy = dev.point
         ctx.emit("deviation", ("ARMORY-5.4.DEVIATION", "GEO-18", "GAP-71"), d10=d10, angle=ang,
                  distance=dev.distance, point=[cx, cy])
-    kind = _KIND[blast.template]
-    fact = template_coverage(ctx.battlefield, _scene(ctx), kind, (cx, cy, 0.0), settings=ctx.settings)
+    kind = TEMPLATE_KINDS[blast.template]
+    fact = template_coverage(ctx.battlefield, template_scene(ctx), kind, (cx, cy, 0.0), settings=ctx.settings)
     ctx.emit("template", ("GEO-15", "GEO-16", "ARMORY-5.2.TEMPLATE-COVER"), kind=kind.value, centre=[cx, cy],
              models=_coverage_json(fact))
     apply_template_effects(ctx, m, blast, fact, res_round(ctx))
@@ -165,7 +165,7 @@ def deviation_angle(ctx: Ctx) -> float:
     return ctx.dice.angle()
 
 
-def _scene(ctx: Ctx) -> Scene:
+def template_scene(ctx: Ctx) -> Scene:
     """Templates touch Out of Action figures too when `ooa.targetable` allows it (GAP-93)."""
     return ctx.state.scene(include_ooa=ctx.settings["ooa.targetable"] == "templates_and_melee")
 

@@ -536,7 +536,8 @@ class _Query:
             if n > 0:
                 name = self.cat.grenade(g).name if g in self.cat.grenades else g
                 out.append(self.at_point("grenade", f"Throw {name}", "CORE-3.3.GRENADE",
-                                         [ThrowGrenade(uid, g, x, y) for x, y in spots], actor=uid))
+                                         [ThrowGrenade(uid, g, x, y) for x, y in spots], actor=uid,
+                                         open_on=_about_point))
         for wid in m.profile.weapons:
             p = self.cat.weapon(wid).profile
             if p.template is Template.FLAME:
@@ -545,7 +546,8 @@ class _Query:
                                          [FlameAttack(uid, wid, a) for a in angles], actor=uid))
             elif p.template is not None:
                 out.append(self.at_point("template", f"Fire {self.weapon(wid)}", "ARMORY-5.1.SBT-LBT",
-                                         [TemplateAttack(uid, wid, x, y) for x, y in spots], actor=uid))
+                                         [TemplateAttack(uid, wid, x, y) for x, y in spots], actor=uid,
+                                         open_on=_about_point))
         return out
 
     def orders(self, uid: str, m: ModelState) -> list[Action]:
@@ -575,6 +577,12 @@ def describe(state: GameState, action: Action) -> str:
 def _about_path(err: IllegalAction) -> bool:
     """A refusal of the zero-length probe that concerns the path or position the client will supply."""
     return err.rule in PATH_RULES
+
+
+def _about_point(err: IllegalAction) -> bool:
+    """A refusal of a throw or blast at the enemies' spots that concerns the point (its range, GEO-5, or its line of
+    sight for a direct throw, GAP-70): another point the player picks may be legal."""
+    return err.rule in ("GEO-5", "GAP-70")
 
 
 def _costed(label: str, cost: int) -> str:

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.core.actions import FlameAttack, IllegalAction, TemplateAttack, ThrowGrenade
-from game.core.battlefield import Point2, Scene
-from game.core.catalog.profiles import Template
+from game.core.battlefield import Point2
 from game.core.geometry.indirect import deviation_distance
 from game.core.geometry.templates import TemplateFact, TemplateKind, circle_outline, template_coverage
 from game.core.rules.apply import validate
+from game.core.rules.blasts import TEMPLATE_KINDS, template_scene
 from game.core.rules.context import read_ctx
 from game.core.rules.delivery import Blast, delivery, flame_blast, grenade_blast, weapon_blast
 from game.core.rules.queries import sole_model
@@ -87,14 +87,6 @@ class TemplatePlan:
         return frozenset(t.model for t in self.models)
 
 
-_KIND = {Template.SBT: TemplateKind.SBT, Template.LBT: TemplateKind.LBT, Template.FLAME: TemplateKind.FLAME}
-
-
-def _scene(ctx: Any) -> Scene:
-    """As blasts._scene: templates touch Out of Action figures too when `ooa.targetable` allows it (GAP-93)."""
-    return ctx.state.scene(include_ooa=ctx.settings["ooa.targetable"] == "templates_and_melee")
-
-
 def _blast(ctx: Any, m: Any, action: Any) -> Blast:
     if isinstance(action, ThrowGrenade):
         return grenade_blast(ctx, action.grenade)
@@ -126,20 +118,20 @@ def template_preview(state: GameState, action: ThrowGrenade | TemplateAttack | F
     dev = None
     indirect = None
     if isinstance(action, FlameAttack):
-        fact = template_coverage(ctx.battlefield, _scene(ctx), TemplateKind.FLAME, None, angle=action.angle,
+        fact = template_coverage(ctx.battlefield, template_scene(ctx), TemplateKind.FLAME, None, angle=action.angle,
                                  attacker_id=m.id, settings=ctx.settings)
     else:
-        kind = _KIND[blast.template]
+        kind = TEMPLATE_KINDS[blast.template]
         try:
             indirect = delivery(ctx, m, action.x, action.y, blast).indirect
         except IllegalAction:
             indirect = None
-        fact = template_coverage(ctx.battlefield, _scene(ctx), kind, (action.x, action.y, 0.0),
+        fact = template_coverage(ctx.battlefield, template_scene(ctx), kind, (action.x, action.y, 0.0),
                                  settings=ctx.settings)
         ds = tuple(deviation_distance(k, settings=ctx.settings) for k in range(1, 11))
         dev = DeviationArea((float(action.x), float(action.y)), ds[0], ds[-1], ds, kind.radius)
     spare = set(spared_friends(ctx, m, blast, fact))
-    bases = {b.id: b for b in _scene(ctx).bases}
+    bases = {b.id: b for b in template_scene(ctx).bases}
     models = tuple(TouchedModel(c.model, c.side, c.side == m.side, "edge" if c.distance > 0 or "edge" in c.reason
                                 else "under", c.effect.value, c.model in spare, c.reason,
                                 bases[c.model].centre, bases[c.model].radius) for c in fact.models)
