@@ -34,8 +34,8 @@ DICE_SPEED = {"normal": 1.6, "fast": 4.0}  # a throw settles in about 0.6 s at n
 DICE_HOLD_S = 0.5
 SKIP_PER_FRAME = 8  # actions applied per frame while skipping (a fixed count: frames stay deterministic)
 HINTS = ("Space play/pause  . one action  N end of activation  T end of turn  1/2 speed  V dice  H why-cards  "
-         "Ctrl+S save log  Esc menu  drag/WASD pan (arrows too, or the table cursor when you decide)  wheel zoom  "
-         "F fit")
+         "Ctrl+S save log  Ctrl+R ruler to a point  Esc menu  drag/WASD/arrows pan (arrows: the cursor when you "
+         "decide)  wheel zoom  F fit")
 
 
 class BattleScene(Scene):
@@ -65,7 +65,7 @@ class BattleScene(Scene):
             from game.client.seat import Seat
 
             self.seat = Seat(self)
-            self.widgets += [self.seat.bar, self.seat.card, self.seat.preview, self.seat.exposure]
+            self.widgets += [self.seat.bar, self.seat.card, self.seat.preview, self.seat.exposure, self.seat.ruler]
             self.board.on_click = self._board_click
         self._feed(list(session.events))
         sync = app.fixed_dt is not None if inline is None else inline
@@ -120,6 +120,7 @@ class BattleScene(Scene):
             self.seat.card.layout(pygame.Rect(b.x + 8, b.y + 8, 300, max(160, b.h - bar_h - 24)))
             self.seat.preview.layout(pygame.Rect(b.right - 410, b.y + 8, 400, max(200, min(520, b.h - bar_h - 24))))
             self.seat.exposure.layout(pygame.Rect(b.right - 330, b.y + 8, 320, max(160, min(420, b.h - bar_h - 24))))
+            self.seat.ruler.layout(pygame.Rect(b.right - 330, b.bottom - bar_h - 180, 320, 170))
 
     def handle(self, ev: pygame.event.Event) -> None:
         pg = self.app.pg
@@ -133,7 +134,9 @@ class BattleScene(Scene):
                         self.board.mouse = (-1.0, -1.0)  # over the bar: no hover card on the board under it
                     return
             if ev.type == pg.MOUSEMOTION and self.board_rect.collidepoint(ev.pos):
-                seat.hover(self.board.cam.to_table((float(ev.pos[0]), float(ev.pos[1]))))
+                at = self.board.cam.to_table((float(ev.pos[0]), float(ev.pos[1])))
+                seat.measure_to(at, self.board.model_at((float(ev.pos[0]), float(ev.pos[1]))))
+                seat.hover(at)
         if ev.type == pg.KEYDOWN and self._key(ev):
             return
         for w in (self.hud, self.dice, self.log, self.strip, self.board):  # the topmost first
@@ -339,15 +342,20 @@ class BattleScene(Scene):
 
     # -- draw -------------------------------------------------------------------------------------------------
     def _draw_cover_badges(self, surface: pygame.Surface, seat: Any) -> None:
-        """Each enemy's cover against the selected model, as a badge by its token (clipped to the board)."""
-        icons = seat.cover_icons()
-        if not icons or self.board.rect is None or self.board.busy:
+        """Each enemy's cover against the selected model, as a badge by its token, and the ruler's line (clipped to
+        the board)."""
+        if self.board.rect is None:
             return
         from game.client.exposure_panel import draw_cover_icons
+        from game.client.ruler import draw_ruler_line
 
         clip = surface.get_clip()
         surface.set_clip(self.board.rect)
-        draw_cover_icons(surface, self.board.cam, self.session.state, icons)
+        icons = seat.cover_icons() if not self.board.walks else {}  # a token on its way: no badge until it stands
+        if icons:
+            draw_cover_icons(surface, self.board.cam, self.session.state, icons)
+        if seat.ruler.ruler is not None and seat.ruler_ends is not None:
+            draw_ruler_line(surface, self.board.cam, seat.ruler.ruler, seat.ruler_ends)
         surface.set_clip(clip)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -367,6 +375,7 @@ class BattleScene(Scene):
             seat.preview.draw(surface)
             if seat.preview.preview is None:
                 seat.exposure.draw(surface)
+            seat.ruler.draw(surface)
             seat.bar.draw(surface)
         if self._hint_img is None:
             self._hint_img = font(12).render(HINTS, True, THEME.dim_ink)

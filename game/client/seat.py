@@ -41,6 +41,12 @@ class Seat:
         self.card = ProfileCard(scene.shared)
         self.preview = PreviewPanel(scene.shared)
         self.exposure = ExposurePanel(scene.shared)  # who could shoot the model at the hovered destination
+        from game.client.ruler import RulerView
+
+        self.ruler = RulerView(scene.shared)  # from the selected model to the model (or point) under the pointer
+        self.ruler_ends: tuple[Point, Point] | None = None
+        self.ruler_free = False  # Ctrl+R: the ruler measures to any point, not only to a model
+        self._ruler_key: tuple[Any, ...] | None = None
         self._icons: tuple[tuple[int, str], dict[str, Any]] | None = None  # cover badges per (state, selection)
         self.options: list[Any] = []
         self.pending: Any = None  # an option waiting for its target or point
@@ -78,6 +84,8 @@ class Seat:
         self.via, self._hover, self._tab = [], None, -1
         self.preview.show(None)
         self.exposure.show(None)
+        self.ruler.show(None)
+        self.ruler_ends, self._ruler_key = None, None
         self.scene.board.plan_points = []
         self.scene.board.waypoints = []
         self.scene.board.template_plan = None
@@ -321,6 +329,31 @@ class Seat:
             except Exception as exc:  # noqa: BLE001 - a preview that fails leaves the Move itself usable
                 self.note = f"no reach bands: {type(exc).__name__}: {exc}"
 
+    def measure_to(self, point: Point | None, model: str | None) -> None:
+        """The ruler (GEO-4 edge to edge, the LOS verdict and its side view, `game.core.rules.ruler.measure`) from
+        the selected model to the model under the pointer or the cursor, or with Ctrl+R to any point; once per
+        pair and state."""
+        st = self.state
+        sel = self.selected
+        end: str | Point | None = model if model is not None and model != sel else (
+            (round(point[0], 1), round(point[1], 1)) if self.ruler_free and point is not None else None)
+        if sel is None or sel not in st.models or not st.models[sel].deployed or end is None:
+            self.ruler.show(None)
+            self.ruler_ends = None
+            self._ruler_key = None
+            return
+        key = (self._seen, sel, end)
+        if key == self._ruler_key:
+            return
+        self._ruler_key = key
+        from game.core.rules.ruler import measure
+
+        r = measure(st, sel, end)
+        self.ruler.show(r)
+        a = st.models[sel]
+        b = (st.models[end].x, st.models[end].y) if isinstance(end, str) else end
+        self.ruler_ends = ((a.x, a.y), b)
+
     def cover_icons(self) -> dict[str, Any]:
         """The cover badge of every enemy against the selected model (`danger.cover_icons`), once per state and
         selection."""
@@ -480,6 +513,7 @@ class Seat:
         w, h = self.state.table
         self.cursor = (min(w, max(0.0, round(x + dx, 4))), min(h, max(0.0, round(y + dy, 4))))
         self._show_cursor()
+        self.measure_to(self.cursor, self.model_under_cursor())
         self.hover(self.cursor)
 
     def _show_cursor(self) -> None:
@@ -522,6 +556,7 @@ class Seat:
         m = self.state.models[ring[self._tab]]
         self.cursor = (m.x, m.y)
         self._show_cursor()
+        self.measure_to(self.cursor, m.id)
         if self.pending is None:
             self.select(m.id)
         self.note = f"{m.id}: Enter to choose it" + (f" ({self.note})" if self.pending is None else "")
@@ -553,6 +588,12 @@ class Seat:
         import pygame
 
         mod = getattr(ev, "mod", 0)
+        if ev.key == pygame.K_r and mod & pygame.KMOD_CTRL:
+            self.ruler_free = not self.ruler_free
+            self.note = "ruler: to any point under the pointer" if self.ruler_free else "ruler: to models only"
+            if not self.ruler_free:
+                self.measure_to(None, None)
+            return True
         if ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             if self.armed is not None:
                 self.confirm()

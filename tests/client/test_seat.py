@@ -305,5 +305,11 @@ def test_a_grenade_under_the_cursor_shows_what_the_resolver_would_touch() -> Non
         far = (m.x + (foe.x - m.x) * 30 / d, m.y + (foe.y - m.y) * 30 / d)
         seat.hover(far)
         assert not scene.board.template_plan.legal and "GEO-5" in seat.note
+        from game.core.rules.ruler import measure
+
+        seat.cancel()
+        seat.measure_to(None, foe.id)  # the pointer over an enemy: the ruler from the selected model
+        assert seat.ruler.ruler == measure(st, seat.selected, foe.id) and seat.ruler_ends is not None
+        app.step([])
     finally:
         app.close_all()
