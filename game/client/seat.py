@@ -335,9 +335,12 @@ class Seat:
         pair and state."""
         st = self.state
         sel = self.selected
+        if model is not None and not (st.models[model].in_play and st.models[model].deployed):
+            model = None  # a model out of play is on no line of sight: measured as the point under it, if at all
         end: str | Point | None = model if model is not None and model != sel else (
             (round(point[0], 1), round(point[1], 1)) if self.ruler_free and point is not None else None)
-        if sel is None or sel not in st.models or not st.models[sel].deployed or end is None:
+        if sel is None or sel not in st.models or not st.models[sel].in_play or not st.models[sel].deployed \
+                or end is None:
             self.ruler.show(None)
             self.ruler_ends = None
             self._ruler_key = None
@@ -358,7 +361,8 @@ class Seat:
         """The cover badge of every enemy against the selected model (`danger.cover_icons`), once per state and
         selection."""
         sel = self.selected
-        if sel is None or sel not in self.state.models or not self.state.models[sel].deployed:
+        if sel is None or sel not in self.state.models or not self.state.models[sel].deployed \
+                or not self.state.models[sel].in_play:
             return {}
         key = (self._seen, sel)
         if self._icons is None or self._icons[0] != key:
