@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from game.core.actions import FlameAttack, TemplateAttack, ThrowGrenade
+from game.core.actions import FlameAttack
 from game.core.battlefield import Base, Battlefield, Point2, Scene
 from game.core.catalog.profiles import GrenadeEffect, Template
 from game.core.dice import TargetNumber
@@ -21,7 +21,7 @@ from game.core.odds.pools import pool_dist
 from game.core.odds.ranged import RoundOdds
 from game.core.odds.template_rounds import mix_rounds, model_round
 from game.core.odds.unit import Dist
-from game.core.rules.delivery import Blast, blast_tn, delivery, flame_blast, flame_tn, grenade_blast, weapon_blast
+from game.core.rules.delivery import Blast, action_blast, blast_tn, delivery, flame_tn
 from game.core.rules.queries import aim_pending, leader_bonus, sole_model
 from game.core.rules.template_effects import smoke_cloud, spared, will_cover
 from game.core.settings import Settings
@@ -107,14 +107,6 @@ class TemplateOdds:
     attacker_crit: Dist
     models: dict[str, ModelTemplateOdds]
     on_hit: dict[str, Case | str]  # each model's Case (or "untouched", "shielded", "spared") when the throw hits
-
-
-def _blast_of(ctx: Ctx, m: Any, action: Any) -> Blast:
-    if isinstance(action, ThrowGrenade):
-        return grenade_blast(ctx, action.grenade)
-    if isinstance(action, TemplateAttack):
-        return weapon_blast(ctx, m, action.weapon, action.profile)[2]
-    return flame_blast(ctx, m, action.weapon)
 
 
 def _exact(x: float) -> Prob:
@@ -249,7 +241,7 @@ def template_odds(state: GameState, action: Any, *, context: str = "own") -> Tem
     ctx = odds_ctx(state)
     st = state
     m = sole_model(ctx, action.unit)
-    blast = _blast_of(ctx, m, action)
+    blast = action_blast(ctx, m, action)
     scene = st.scene()
     settings = ctx.settings
     bf = ctx.battlefield

@@ -68,6 +68,18 @@ def flame_blast(ctx: Ctx, m: ModelState, weapon_id: str) -> Blast:
     return Blast(w.name, w.rule, Template.FLAME, p.damage, effects, 0.0, 0.0, False)
 
 
+def action_blast(ctx: Ctx, m: ModelState, action: Any) -> Blast:
+    """The Blast a ThrowGrenade, TemplateAttack or FlameAttack places (CORE-3.3.GRENADE, ARMORY-5.1.SBT-LBT,
+    ARMORY-5.1.FLAME): the one the resolver, the odds and the template preview all read."""
+    from game.core.actions import TemplateAttack, ThrowGrenade
+
+    if isinstance(action, ThrowGrenade):
+        return grenade_blast(ctx, action.grenade)
+    if isinstance(action, TemplateAttack):
+        return weapon_blast(ctx, m, action.weapon, action.profile)[2]
+    return flame_blast(ctx, m, action.weapon)
+
+
 def _procedure(settings: Settings) -> None:
     """GAP-70 (`blast.procedure`): the one procedure built here (target point, direct or indirect, deviation)."""
     if settings["blast.procedure"] != "gap_70":

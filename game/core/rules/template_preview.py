@@ -6,7 +6,6 @@ template_coverage, spared_friends, deviation_distance) and never changes it nor 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from game.core.actions import FlameAttack, IllegalAction, TemplateAttack, ThrowGrenade
 from game.core.battlefield import Point2
@@ -15,7 +14,7 @@ from game.core.geometry.templates import TemplateFact, TemplateKind, circle_outl
 from game.core.rules.apply import validate
 from game.core.rules.blasts import TEMPLATE_KINDS, template_scene
 from game.core.rules.context import read_ctx
-from game.core.rules.delivery import Blast, delivery, flame_blast, grenade_blast, weapon_blast
+from game.core.rules.delivery import action_blast, delivery
 from game.core.rules.queries import sole_model
 from game.core.rules.template_effects import spared_friends
 from game.core.state import GameState
@@ -87,14 +86,6 @@ class TemplatePlan:
         return frozenset(t.model for t in self.models)
 
 
-def _blast(ctx: Any, m: Any, action: Any) -> Blast:
-    if isinstance(action, ThrowGrenade):
-        return grenade_blast(ctx, action.grenade)
-    if isinstance(action, TemplateAttack):
-        return weapon_blast(ctx, m, action.weapon, action.profile)[2]
-    return flame_blast(ctx, m, action.weapon)
-
-
 def template_preview(state: GameState, action: ThrowGrenade | TemplateAttack | FlameAttack) -> TemplatePlan:
     """The template as blasts.resolve_blast / do_flame would place it on a hit (GEO-15/16), its friends
     (GAP-73 `spared_friends`) and enemies, direct or indirect (GAP-70), and a miss's deviation ring (GEO-18)."""
@@ -110,7 +101,7 @@ def template_preview(state: GameState, action: ThrowGrenade | TemplateAttack | F
         return TemplatePlan(False, reason or str(exc), rule or exc.rule, "", action.unit, "", (), (), True, None,
                             None, None)
     try:
-        blast = _blast(ctx, m, action)
+        blast = action_blast(ctx, m, action)
     except (IllegalAction, KeyError) as exc:
         return TemplatePlan(False, reason or str(exc), rule or getattr(exc, "rule", ""), "", m.id, m.side, (), (),
                             True, None, None, None)
